@@ -1,0 +1,83 @@
+package org.netweather.forecaster.battery;
+
+import java.util.Locale;
+
+/**
+ * Forecasts the next change of the series as a linear function of its last {@code order}
+ * changes, with weights learned by normalized least-mean-squares (stochastic gradient).
+ *
+ * <p>The early NWS papers list a stochastic-gradient ("GRAD") predictor that the surviving code
+ * lacks (nws-original.md §1.9). This is the textbook normalized LMS filter (Haykin, "Adaptive
+ * Filter Theory", 4th ed., §6) applied to first differences, i.e. an ARIMA(order, 1, 0) model
+ * fitted online: forecast = x(t) + w . [dx(t), ..., dx(t-order+1)], and after seeing the next
+ * change e = dx(t+1) - w . d, w += mu * e * d / |d|^2. Normalizing by |d|^2 makes the step size
+ * independent of the series' units. O(order) per measurement.
+ */
+final class NormalizedLms implements Predictor {
+  private final double rate;
+  private final double[] weights;
+  private final double[] changes; // changes[0] is the newest difference
+  private final String name;
+  private double last = Double.NaN;
+  private double forecastChange;
+  private long seen;
+
+  NormalizedLms(int order, double rate) {
+    if (order < 1 || order > 64) {
+      throw new IllegalArgumentException("order must be in [1, 64]: " + order);
+    }
+    if (!(rate > 0 && rate < 2)) {
+      throw new IllegalArgumentException("rate must be in (0, 2): " + rate);
+    }
+    this.rate = rate;
+    this.weights = new double[order];
+    this.changes = new double[order];
+    this.name = String.format(Locale.ROOT, "nlms-%d-%.2f", order, rate);
+  }
+
+  @Override
+  public void observe(double value) {
+    seen++;
+    if (seen == 1) {
+      last = value;
+      return;
+    }
+    double change = value - last;
+    last = value;
+    if (seen > changes.length + 1) { // the regressor holds real changes only from here
+      double error = change - forecastChange;
+      double energy = 0;
+      for (double d : changes) {
+        energy += d * d;
+      }
+      if (energy > 0) {
+        double step = rate * error / energy;
+        for (int i = 0; i < weights.length; i++) {
+          weights[i] += step * changes[i];
+        }
+      }
+    }
+    System.arraycopy(changes, 0, changes, 1, changes.length - 1);
+    changes[0] = change;
+    double next = 0;
+    for (int i = 0; i < weights.length; i++) {
+      next += weights[i] * changes[i];
+    }
+    forecastChange = Double.isFinite(next) ? next : 0;
+  }
+
+  @Override
+  public double predict() {
+    return last + forecastChange;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public long stateBytes() {
+    return StateBytes.object(8 + 4 + 4 + 4 + 8 + 8 + 8) + 2 * StateBytes.doubles(weights.length);
+  }
+}

@@ -1,0 +1,275 @@
+package org.netweather.nameserver;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.netweather.model.SeriesPattern;
+
+/**
+ * An LDAP-style search filter over a registration's attributes, in the spirit of the original
+ * NWS nameserver (nws-original.md §1.2): prefix {@code &} (and), {@code |} (or), {@code !}
+ * (not), parentheses for nesting, and comparisons {@code attr=value} (with {@code *} wildcards),
+ * {@code attr~=value} (the same, ignoring case), {@code attr>=v}, {@code attr<=v},
+ * {@code attr>v} and {@code attr<v}. Comparisons are numeric when both sides are numbers and
+ * by string otherwise. A missing attribute matches no comparison.
+ *
+ * <pre>
+ *   (&amp;(kind=sensor)(|(cluster=a)(cluster=b))(!(host=test*))(cores&gt;=4))
+ * </pre>
+ *
+ * A bare comparison without parentheses ({@code kind=memory}) is accepted at the top level, and
+ * an empty filter matches everything.
+ */
+public abstract class Filter {
+  private Filter() {}
+
+  /** Whether a registration with these attributes matches. */
+  public abstract boolean matches(Map<String, String> attributes);
+
+  /** A filter that matches everything. */
+  public static Filter all() {
+    return new And(List.of());
+  }
+
+  /**
+   * Parses a filter.
+   *
+   * @throws IllegalArgumentException saying what was expected and at which character
+   */
+  public static Filter parse(String text) {
+    String t = text == null ? "" : text.strip();
+    if (t.isEmpty()) {
+      return all();
+    }
+    if (t.charAt(0) != '(') {
+      t = "(" + t + ")";
+    }
+    Parser p = new Parser(t);
+    Filter f = p.filter();
+    p.skipSpaces();
+    if (p.pos != t.length()) {
+      throw p.error("unexpected '" + t.charAt(p.pos) + "' after the end of the filter");
+    }
+    return f;
+  }
+
+  private static final class Parser {
+    private final String s;
+    private int pos;
+
+    Parser(String s) {
+      this.s = s;
+    }
+
+    Filter filter() {
+      skipSpaces();
+      expect('(');
+      skipSpaces();
+      if (pos >= s.length()) {
+        throw error("unexpected end of filter");
+      }
+      char c = s.charAt(pos);
+      Filter f;
+      if (c == '&' || c == '|') {
+        pos++;
+        List<Filter> parts = new ArrayList<>();
+        skipSpaces();
+        while (pos < s.length() && s.charAt(pos) == '(') {
+          parts.add(filter());
+          skipSpaces();
+        }
+        if (parts.isEmpty()) {
+          throw error("'" + c + "' needs at least one (filter)");
+        }
+        f = c == '&' ? new And(parts) : new Or(parts);
+      } else if (c == '!') {
+        pos++;
+        f = new Not(filter());
+        skipSpaces();
+      } else {
+        f = comparison();
+      }
+      expect(')');
+      return f;
+    }
+
+    Filter comparison() {
+      int start = pos;
+      while (pos < s.length() && "=<>~!()".indexOf(s.charAt(pos)) < 0) {
+        pos++;
+      }
+      String attr = s.substring(start, pos).strip();
+      if (attr.isEmpty()) {
+        throw error("expected an attribute name");
+      }
+      for (int i = 0; i < attr.length(); i++) {
+        char c = attr.charAt(i);
+        if (!(Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-')) {
+          throw error("attribute name '" + attr + "' has '" + c + "'");
+        }
+      }
+      Op op = operator();
+      StringBuilder value = new StringBuilder();
+      while (pos < s.length() && s.charAt(pos) != ')') {
+        char c = s.charAt(pos);
+        if (c == '(') {
+          throw error("'(' inside a value (escape it as \\()");
+        }
+        if (c == '\\' && pos + 1 < s.length()) {
+          pos++;
+          c = s.charAt(pos);
+          value.append(c == '*' ? "\\*" : String.valueOf(c));
+        } else {
+          value.append(c);
+        }
+        pos++;
+      }
+      return new Comparison(attr, op, value.toString().strip());
+    }
+
+    Op operator() {
+      if (pos >= s.length()) {
+        throw error("expected an operator (=, ~=, >=, <=, >, <)");
+      }
+      for (Op op : Op.values()) {
+        if (s.startsWith(op.symbol, pos)) {
+          pos += op.symbol.length();
+          return op;
+        }
+      }
+      throw error("expected an operator (=, ~=, >=, <=, >, <) but found '" + s.charAt(pos) + "'");
+    }
+
+    void expect(char c) {
+      if (pos >= s.length()) {
+        throw error("expected '" + c + "' but the filter ended");
+      }
+      if (s.charAt(pos) != c) {
+        throw error("expected '" + c + "' but found '" + s.charAt(pos) + "'");
+      }
+      pos++;
+    }
+
+    void skipSpaces() {
+      while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) {
+        pos++;
+      }
+    }
+
+    IllegalArgumentException error(String what) {
+      return new IllegalArgumentException("filter '" + s + "': " + what + " at character "
+          + (pos + 1));
+    }
+  }
+
+  // Longer symbols first, so ">=" is not read as ">".
+  private enum Op {
+    APPROX("~="), GE(">="), LE("<="), EQ("="), GT(">"), LT("<");
+
+    final String symbol;
+
+    Op(String symbol) {
+      this.symbol = symbol;
+    }
+  }
+
+  private static final class Comparison extends Filter {
+    private final String attr;
+    private final Op op;
+    private final String value; // with escaped stars as "\\*"
+    private final String literal; // with escaped stars as plain "*"
+    private final Pattern glob; // for EQ with wildcards, and APPROX
+
+    Comparison(String attr, Op op, String value) {
+      this.attr = attr;
+      this.op = op;
+      this.value = value;
+      this.literal = value.replace("\\*", "*");
+      boolean wild = value.replace("\\*", "").indexOf('*') >= 0;
+      if ((op == Op.EQ || op == Op.APPROX) && (wild || op == Op.APPROX)) {
+        // Escaped stars are literal: split on unescaped ones only.
+        String regex = SeriesPattern.globToRegex(value.replace("\\*", "\u0000"))
+            .replace("\u0000", "*");
+        this.glob = Pattern.compile(regex, op == Op.APPROX ? Pattern.CASE_INSENSITIVE : 0);
+      } else {
+        this.glob = null;
+      }
+    }
+
+    @Override
+    public boolean matches(Map<String, String> attributes) {
+      String actual = attributes.get(attr);
+      if (actual == null) {
+        return false;
+      }
+      switch (op) {
+        case EQ:
+        case APPROX:
+          return glob != null ? glob.matcher(actual).matches() : actual.equals(literal);
+        default:
+          int c = compare(actual, literal);
+          return (op == Op.GE && c >= 0) || (op == Op.LE && c <= 0) || (op == Op.GT && c > 0)
+              || (op == Op.LT && c < 0);
+      }
+    }
+
+    private static int compare(String a, String b) {
+      try {
+        return Double.compare(Double.parseDouble(a), Double.parseDouble(b));
+      } catch (NumberFormatException e) {
+        return a.toLowerCase(Locale.ROOT).compareTo(b.toLowerCase(Locale.ROOT));
+      }
+    }
+  }
+
+  private static final class And extends Filter {
+    private final List<Filter> parts;
+
+    And(List<Filter> parts) {
+      this.parts = parts;
+    }
+
+    @Override
+    public boolean matches(Map<String, String> attributes) {
+      for (Filter f : parts) {
+        if (!f.matches(attributes)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private static final class Or extends Filter {
+    private final List<Filter> parts;
+
+    Or(List<Filter> parts) {
+      this.parts = parts;
+    }
+
+    @Override
+    public boolean matches(Map<String, String> attributes) {
+      for (Filter f : parts) {
+        if (f.matches(attributes)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  private static final class Not extends Filter {
+    private final Filter inner;
+
+    Not(Filter inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public boolean matches(Map<String, String> attributes) {
+      return !inner.matches(attributes);
+    }
+  }
+}

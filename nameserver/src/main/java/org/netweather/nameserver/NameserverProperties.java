@@ -1,0 +1,11 @@
+package org.netweather.nameserver;
+
+/** The nameserver's configuration file (YAML); every field has a default that works locally. */
+public final class NameserverProperties {
+  /** gRPC port; 0 picks a free one. The original NWS nameserver used 8090. */
+  public int port = 8090;
+  /** Where the snapshot and journal live. */
+  public String dataDir = "nws-data/nameserver";
+  /** Host name written into the nameserver's own registration. */
+  public String host = "";
+}

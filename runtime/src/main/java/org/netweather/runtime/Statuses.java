@@ -1,0 +1,55 @@
+package org.netweather.runtime;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a unary rpc body and maps its failures to a status: {@link IllegalArgumentException} is
+ * the caller's fault (INVALID_ARGUMENT), a {@link StatusRuntimeException} passes through, and
+ * anything else is logged and reported as INTERNAL without leaking a stack trace.
+ */
+public final class Statuses {
+  private static final Logger log = LoggerFactory.getLogger(Statuses.class);
+
+  private Statuses() {}
+
+  public static <T> void respond(StreamObserver<T> observer, Callable<T> body) {
+    T result;
+    try {
+      result = body.call();
+    } catch (Throwable e) {
+      observer.onError(toStatus(e));
+      return;
+    }
+    observer.onNext(result);
+    observer.onCompleted();
+  }
+
+  /** The status a failure should be reported as. */
+  public static StatusRuntimeException toStatus(Throwable e) {
+    if (e instanceof StatusRuntimeException) {
+      return (StatusRuntimeException) e;
+    }
+    if (e instanceof IllegalArgumentException) {
+      return Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+    }
+    log.error("internal error", e);
+    return Status.INTERNAL.withDescription(String.valueOf(e)).asRuntimeException();
+  }
+
+  public static StatusRuntimeException notFound(String message) {
+    return Status.NOT_FOUND.withDescription(message).asRuntimeException();
+  }
+
+  public static StatusRuntimeException unavailable(String message) {
+    return Status.UNAVAILABLE.withDescription(message).asRuntimeException();
+  }
+
+  public static StatusRuntimeException failedPrecondition(String message) {
+    return Status.FAILED_PRECONDITION.withDescription(message).asRuntimeException();
+  }
+}
