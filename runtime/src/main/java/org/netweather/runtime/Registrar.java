@@ -32,6 +32,7 @@ public final class Registrar implements AutoCloseable {
   private final Registration registration;
   private final Duration ttl;
   private final ScheduledExecutorService scheduler;
+  private final boolean unregisterOnClose;
   private volatile String leaseId;
   private volatile boolean registered;
   private ScheduledFuture<?> task;
@@ -39,13 +40,16 @@ public final class Registrar implements AutoCloseable {
   /**
    * @param channel to the nameserver; not owned
    * @param scheduler runs the heartbeats; not owned
+   * @param unregisterOnClose false for daemons whose restart should not look like a departure
+   *     (a memory-host's series move when its registration goes)
    */
   public Registrar(Channel channel, Registration registration, Duration ttl,
-      ScheduledExecutorService scheduler) {
+      ScheduledExecutorService scheduler, boolean unregisterOnClose) {
     this.stub = NameserverGrpc.newBlockingStub(channel);
     this.registration = registration;
     this.ttl = ttl;
     this.scheduler = scheduler;
+    this.unregisterOnClose = unregisterOnClose;
   }
 
   /** Registers now (if the nameserver answers) and keeps the lease alive from then on. */
@@ -98,11 +102,14 @@ public final class Registrar implements AutoCloseable {
     }
   }
 
-  /** Stops heartbeating and removes the registration (best effort). */
+  /** Stops heartbeating and, if so configured, removes the registration (best effort). */
   @Override
   public synchronized void close() {
     if (task != null) {
       task.cancel(false);
+    }
+    if (!unregisterOnClose) {
+      return;
     }
     try {
       stub.withDeadlineAfter(2_000, TimeUnit.MILLISECONDS)

@@ -1,0 +1,21 @@
+package org.netweather.memoryhost;
+
+/** The memory-host's configuration file (YAML); every field has a default that works locally. */
+public final class MemoryHostProperties {
+  /** gRPC port; 0 picks a free one. The original NWS memory used 8050. */
+  public int port = 8050;
+  /** Where series files, archives and the write-ahead log live. */
+  public String dataDir = "nws-data/memory";
+  /** Raw points kept per series (older ones remain in the consolidated archive). */
+  public int rawPoints = 10_000;
+  /** Nameserver address, host:port. */
+  public String nameserver = "localhost:8090";
+  /** Registration name; empty means memory@HOST. */
+  public String name = "";
+  /** Host name to advertise; empty means this machine's name. */
+  public String host = "";
+  /** Lease TTL in seconds for the registration with the nameserver. */
+  public int ttlSeconds = 10;
+  /** Cluster attribute, if any. */
+  public String cluster = "";
+}

@@ -1,0 +1,207 @@
+package org.netweather.memoryhost;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.AppendResponse;
+import org.netweather.api.v1.FetchConsolidatedRequest;
+import org.netweather.api.v1.FetchConsolidatedResponse;
+import org.netweather.api.v1.FetchRequest;
+import org.netweather.api.v1.FetchResponse;
+import org.netweather.api.v1.ListSeriesRequest;
+import org.netweather.api.v1.ListSeriesResponse;
+import org.netweather.api.v1.Measurement;
+import org.netweather.api.v1.MemoryHostGrpc;
+import org.netweather.api.v1.Resolution;
+import org.netweather.api.v1.SeriesSummary;
+import org.netweather.api.v1.WatchRequest;
+import org.netweather.api.v1.WatchResponse;
+import org.netweather.model.Resource;
+import org.netweather.model.SeriesName;
+import org.netweather.model.SeriesPattern;
+import org.netweather.runtime.Statuses;
+
+/** The {@code netweather.v1.MemoryHost} gRPC service over a {@link MeasurementStore}. */
+public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
+  static final int MAX_FETCH = 100_000;
+
+  private final MeasurementStore store;
+  private final Clock clock;
+
+  public MemoryHostService(MeasurementStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  @Override
+  public void append(AppendRequest req, StreamObserver<AppendResponse> out) {
+    try {
+      MeasurementStore.validate(req.getBatchesList(), clock.millis());
+    } catch (IllegalArgumentException e) {
+      out.onError(Statuses.toStatus(e));
+      return;
+    }
+    store.append(req.getBatchesList()).whenComplete((r, err) -> {
+      if (err == null) {
+        out.onNext(AppendResponse.newBuilder().setStored(r.stored())
+            .setDuplicates(r.duplicates()).build());
+        out.onCompleted();
+      } else if (err instanceof RejectedExecutionException) {
+        out.onError(Status.RESOURCE_EXHAUSTED.withDescription(err.getMessage())
+            .asRuntimeException());
+      } else {
+        out.onError(Statuses.toStatus(err));
+      }
+    });
+  }
+
+  @Override
+  public void fetch(FetchRequest req, StreamObserver<FetchResponse> out) {
+    Statuses.respond(out, () -> {
+      checkSeries(req.getSeries());
+      RawSeries.Points p;
+      switch (req.getSelectionCase()) {
+        case LAST:
+          if (req.getLast() < 1 || req.getLast() > MAX_FETCH) {
+            throw new IllegalArgumentException("last " + req.getLast() + " is outside [1, "
+                + MAX_FETCH + "]");
+          }
+          p = store.last(req.getSeries(), req.getLast()).orElseThrow(() -> unknown(req
+              .getSeries()));
+          break;
+        case RANGE:
+          long from = req.getRange().getFromMs();
+          long to = req.getRange().getToMs() == 0 ? clock.millis() : req.getRange().getToMs();
+          if (from > to) {
+            throw new IllegalArgumentException("range.from_ms " + from + " is after range.to_ms "
+                + to);
+          }
+          p = store.range(req.getSeries(), from, to, MAX_FETCH).orElseThrow(
+              () -> unknown(req.getSeries()));
+          break;
+        default:
+          throw new IllegalArgumentException("selection is missing: give range or last");
+      }
+      FetchResponse.Builder b = FetchResponse.newBuilder().setSeries(req.getSeries());
+      for (int i = 0; i < p.size(); i++) {
+        b.addPoints(Measurement.newBuilder().setTimestampMs(p.times()[i])
+            .setValue(p.values()[i]));
+      }
+      return b.build();
+    });
+  }
+
+  @Override
+  public void fetchConsolidated(FetchConsolidatedRequest req,
+      StreamObserver<FetchConsolidatedResponse> out) {
+    Statuses.respond(out, () -> {
+      checkSeries(req.getSeries());
+      if (req.getResolution() == Resolution.RESOLUTION_UNKNOWN
+          || req.getResolution() == Resolution.UNRECOGNIZED) {
+        throw new IllegalArgumentException("resolution must be MINUTE, HOUR or DAY");
+      }
+      long to = req.getRange().getToMs() == 0 ? clock.millis() : req.getRange().getToMs();
+      long from = req.getRange().getFromMs();
+      if (from > to) {
+        throw new IllegalArgumentException("range.from_ms " + from + " is after range.to_ms "
+            + to);
+      }
+      return FetchConsolidatedResponse.newBuilder()
+          .setSeries(req.getSeries())
+          .setResolution(req.getResolution())
+          .setStepSeconds(Archive.stepSeconds(req.getResolution()))
+          .addAllPoints(store.consolidated(req.getSeries(), req.getResolution(), from, to)
+              .orElseThrow(() -> unknown(req.getSeries())))
+          .build();
+    });
+  }
+
+  @Override
+  public void listSeries(ListSeriesRequest req, StreamObserver<ListSeriesResponse> out) {
+    Statuses.respond(out, () -> {
+      SeriesPattern p = req.getPattern().isEmpty() ? null : SeriesPattern.parse(req.getPattern());
+      ListSeriesResponse.Builder b = ListSeriesResponse.newBuilder();
+      for (String name : store.names(p)) {
+        RawSeries rs = store.raw(name).orElseThrow();
+        int colon = name.indexOf(':');
+        SeriesSummary.Builder s = SeriesSummary.newBuilder()
+            .setSeries(name)
+            .setResource(name.substring(0, colon))
+            .setUnit(Resource.unitOf(name.substring(0, colon)))
+            .setCount(rs.size())
+            .setFirstTimestampMs(rs.firstTime())
+            .setLastTimestampMs(rs.lastTime());
+        if (rs.size() > 0) {
+          s.setLastValue(rs.lastValue());
+        }
+        b.addSeries(s);
+      }
+      return b.build();
+    });
+  }
+
+  @Override
+  public void watch(WatchRequest req, StreamObserver<WatchResponse> out) {
+    List<SeriesPattern> patterns = new ArrayList<>();
+    try {
+      if (req.getPatternsCount() == 0) {
+        throw new IllegalArgumentException("patterns is empty (use \"*\" for every series)");
+      }
+      for (String p : req.getPatternsList()) {
+        patterns.add(SeriesPattern.parse(p));
+      }
+    } catch (IllegalArgumentException e) {
+      out.onError(Statuses.toStatus(e));
+      return;
+    }
+    ServerCallStreamObserver<WatchResponse> call = (ServerCallStreamObserver<WatchResponse>) out;
+    WatchHub.Watcher[] self = new WatchHub.Watcher[1];
+    WatchHub.Sink sink = new WatchHub.Sink() {
+      @Override
+      public boolean isReady() {
+        return call.isReady() && !call.isCancelled();
+      }
+
+      @Override
+      public void send(WatchResponse message) {
+        synchronized (call) {
+          call.onNext(message);
+        }
+      }
+
+      @Override
+      public void fail(String reason) {
+        synchronized (call) {
+          call.onError(Status.RESOURCE_EXHAUSTED.withDescription(reason).asRuntimeException());
+        }
+      }
+    };
+    call.setOnCancelHandler(() -> {
+      if (self[0] != null) {
+        self[0].cancel();
+      }
+    });
+    call.setOnReadyHandler(() -> {
+      if (self[0] != null) {
+        self[0].drainLater();
+      }
+    });
+    self[0] = store.watch(patterns, req.getSinceMs(), req.getLiveOnly(), sink);
+  }
+
+  private static void checkSeries(String series) {
+    String problem = SeriesName.problem(series);
+    if (problem != null) {
+      throw new IllegalArgumentException("series: " + problem);
+    }
+  }
+
+  private static RuntimeException unknown(String series) {
+    return Statuses.notFound("series '" + series + "' is not stored on this memory-host");
+  }
+}

@@ -1,0 +1,42 @@
+package org.netweather.sensor.cpu;
+
+import java.time.Duration;
+
+/**
+ * Options of the {@code cpu.availability} skill.
+ *
+ * @param checkPeriod time between checks; the activity's period (default 10 s)
+ * @param activeLength wall time of one spin probe (default 1 s; the original's default could not
+ *     be confirmed, nws-original.md §1.7)
+ * @param activeEvery nominal checks between probes when readings neither jump nor sit still
+ *     (default 30, one probe every 5 minutes at the default period)
+ * @param maxActiveDuty largest share of one core the probes may cost on average (default 0.005):
+ *     it sets the fewest checks between two probes, {@code activeLength / (maxActiveDuty *
+ *     checkPeriod)}, 20 by default
+ */
+public record CpuAvailabilityOptions(
+    Duration checkPeriod, Duration activeLength, int activeEvery, double maxActiveDuty) {
+
+  public CpuAvailabilityOptions {
+    if (checkPeriod.isNegative() || checkPeriod.isZero()) {
+      throw new IllegalArgumentException("checkPeriod must be positive");
+    }
+    if (activeEvery < 1) {
+      throw new IllegalArgumentException("activeEvery must be >= 1");
+    }
+    if (!(maxActiveDuty > 0 && maxActiveDuty <= 1)) {
+      throw new IllegalArgumentException("maxActiveDuty must be in (0, 1]");
+    }
+  }
+
+  /** The defaults above. */
+  public static CpuAvailabilityOptions defaults() {
+    return new CpuAvailabilityOptions(Duration.ofSeconds(10), Duration.ofSeconds(1), 30, 0.005);
+  }
+
+  /** Fewest checks between two probes so that probes stay under {@link #maxActiveDuty}. */
+  public int minChecksBetweenProbes() {
+    double checks = activeLength.toNanos() / (maxActiveDuty * checkPeriod.toNanos());
+    return (int) Math.max(1, Math.ceil(checks - 1e-9));
+  }
+}

@@ -1,0 +1,79 @@
+package org.netweather.sensor.cpu;
+
+import java.util.Map;
+import org.netweather.sensor.HostSkill;
+import org.netweather.sensor.Reading;
+import org.netweather.sensor.host.CpuTicks;
+import org.netweather.sensor.host.HostMetrics;
+
+/**
+ * The {@code cpu.availability} skill: the share of one core (0..1) a new CPU-bound process would
+ * get on this host.
+ *
+ * <p>Each {@link #measure()} is one check of the hybrid sensor: passive readings from {@link
+ * HostMetrics}, corrected by the last spin probe, with a new probe when the fuse burns down (see
+ * {@link HybridCpuAvailability}). A check that probes blocks for the probe's length.
+ *
+ * <pre>{@code
+ * HostMetrics host = new OshiHostMetrics();
+ * CpuAvailabilityOptions opts = CpuAvailabilityOptions.defaults();
+ * HostSkill cpu = CpuAvailabilitySkill.create(host, opts);
+ * Reading r = cpu.measure(); // every opts.checkPeriod(), on the activity's executor
+ * }</pre>
+ *
+ * <p>Extras: {@code passive} (the uncorrected estimate), {@code bias}, {@code probed} (1 when this
+ * check spun).
+ */
+public final class CpuAvailabilitySkill implements HostSkill {
+
+  public static final String NAME = "cpu.availability";
+  public static final String UNIT = "fraction";
+
+  private final HostMetrics host;
+  private final ActiveCpuProbe probe;
+  private final HybridCpuAvailability hybrid;
+  private CpuTicks lastTicks;
+
+  /** The skill with a real spin probe of {@code options.activeLength()}. */
+  public static CpuAvailabilitySkill create(HostMetrics host, CpuAvailabilityOptions options) {
+    return new CpuAvailabilitySkill(host, SpinProbe.create(options.activeLength()), options);
+  }
+
+  public CpuAvailabilitySkill(
+      HostMetrics host, ActiveCpuProbe probe, CpuAvailabilityOptions options) {
+    this.host = host;
+    this.probe = probe;
+    this.hybrid =
+        new HybridCpuAvailability(
+            new ActiveProbeFuse(options.activeEvery(), options.minChecksBetweenProbes()));
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String unit() {
+    return UNIT;
+  }
+
+  @Override
+  public synchronized Reading measure() {
+    CpuTicks ticks = host.cpuTicks();
+    double cpus = host.cpus();
+    double busy = lastTicks == null ? Double.NaN : ticks.busyCoresSince(lastTicks, host.logicalProcessors());
+    lastTicks = ticks;
+    PassiveCpu passive =
+        PassiveCpu.from(cpus, host.loadAverage(), host.runnableTasks(), busy);
+    CpuEstimate estimate = hybrid.check(passive, probe);
+    return new Reading(
+        estimate.available(),
+        UNIT,
+        0,
+        Map.of(
+            "passive", estimate.passive(),
+            "bias", estimate.bias(),
+            "probed", estimate.probed() ? 1.0 : 0.0));
+  }
+}
