@@ -225,7 +225,7 @@ final class RawSeries implements AutoCloseable {
   synchronized Points range(long from, long to, int limit) {
     int lo = lowerBound(from);
     int hi = lowerBound(to == Long.MAX_VALUE ? to : to + 1);
-    return copy(lo, Math.min(hi, lo + limit));
+    return copy(lo, (int) Math.min(hi, (long) lo + limit));
   }
 
   /** The newest {@code n} points. */
@@ -237,7 +237,7 @@ final class RawSeries implements AutoCloseable {
   /** Points with t &gt; since, at most {@code limit} of the oldest. */
   synchronized Points after(long since, int limit) {
     int lo = lowerBound(since == Long.MAX_VALUE ? since : since + 1);
-    return copy(lo, Math.min(start + size, lo + limit));
+    return copy(lo, (int) Math.min(start + size, (long) lo + limit));
   }
 
   private int lowerBound(long t) {

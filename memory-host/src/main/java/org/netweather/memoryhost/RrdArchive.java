@@ -17,9 +17,11 @@ import org.rrd4j.core.RrdDef;
 import org.rrd4j.core.Sample;
 
 /**
- * An {@link Archive} in one RRD4J database: a 60 s base step and AVERAGE, MIN and MAX rows at
- * one minute (2 days), one hour (60 days) and one day (5 years). A gap longer than ten minutes
- * is unknown rather than interpolated. Forecasts never read these rows; they use raw points.
+ * An {@link Archive} in one RRD4J database: a 60 s base step, AVERAGE rows at one minute
+ * (2 days), and AVERAGE, MIN and MAX rows at one hour (60 days) and one day (5 years). A minute
+ * row is a single step, the time-weighted average of the samples in it, so its min and max are
+ * that average. A gap longer than ten minutes is unknown rather than interpolated. Forecasts
+ * never read these rows; they use raw points.
  */
 final class RrdArchive implements Archive {
   private static final long STEP = 60;
@@ -46,8 +48,8 @@ final class RrdArchive implements Archive {
         } else {
           RrdDef def = new RrdDef(file.toString(), 0, STEP);
           def.addDatasource(DS, DsType.GAUGE, 10 * STEP, Double.NaN, Double.NaN);
+          def.addArchive(ConsolFun.AVERAGE, 0.5, 1, 2 * 1440);
           for (ConsolFun f : new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.MIN, ConsolFun.MAX}) {
-            def.addArchive(f, 0.5, 1, 2 * 1440);
             def.addArchive(f, 0.5, 60, 60 * 24);
             def.addArchive(f, 0.5, 1440, 5 * 366);
           }
@@ -87,7 +89,9 @@ final class RrdArchive implements Archive {
     long to = Math.max(from + step, toMs / 1000);
     double[][] v = new double[3][];
     long[] ts = null;
-    ConsolFun[] funs = {ConsolFun.AVERAGE, ConsolFun.MIN, ConsolFun.MAX};
+    ConsolFun[] funs = resolution == Resolution.RESOLUTION_MINUTE
+        ? new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.AVERAGE, ConsolFun.AVERAGE}
+        : new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.MIN, ConsolFun.MAX};
     for (int i = 0; i < 3; i++) {
       FetchRequest req = db.createFetchRequest(funs[i], from, to, step);
       FetchData data = req.fetchData();

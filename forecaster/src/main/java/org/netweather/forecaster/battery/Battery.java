@@ -47,6 +47,17 @@ public final class Battery {
   private final SelectorLayer extendedSelectors;
   private final double[] candidateForecasts; // extended selectors, then the faithful totals
   private final ErrorLedger candidateErrors;
+  private final int[] picked;
+  private final double[] pickedForecasts;
+  private final int[] servedChoice = new int[2];
+  private final ErrorLedger extendedSelectorErrors = new ErrorLedger(RULES, new int[0]);
+  private final double[] extendedTotalForecasts = new double[2];
+  private final SelectorLayer extendedTotals =
+      new SelectorLayer(
+          extendedSelectorErrors,
+          new int[] {ErrorLedger.SQUARED, ErrorLedger.ABSOLUTE},
+          new int[] {SelectorLayer.WHOLE_HISTORY, SelectorLayer.WHOLE_HISTORY},
+          0);
   private final SelectorLayer served;
   private final double[] servedForecasts = new double[2];
   private final ErrorLedger servedErrors = new ErrorLedger(2, new int[0]);
@@ -77,9 +88,10 @@ public final class Battery {
             new int[] {SelectorLayer.WHOLE_HISTORY, SelectorLayer.WHOLE_HISTORY},
             0);
     this.extendedSelectors = new SelectorLayer(memberErrors, metrics, windows, 0);
-    int candidates = RULES + 2;
-    this.candidateForecasts = new double[candidates];
-    this.candidateErrors = new ErrorLedger(candidates, layout.servedWindows);
+    this.candidateForecasts = new double[RULES + 4];
+    this.picked = layout.servedCandidates;
+    this.pickedForecasts = new double[picked.length];
+    this.candidateErrors = new ErrorLedger(picked.length, layout.servedWindows);
     int rule = layout.servedRule;
     this.served =
         new SelectorLayer(
@@ -109,7 +121,7 @@ public final class Battery {
   /** The served forecast: the battery's best choice under {@code criterion}. */
   public ForecastResult forecast(Criterion criterion) {
     int c = criterion.metric();
-    int candidate = served.choice(c);
+    int candidate = picked[servedChoice[c]];
     return result(servedForecasts[c], servedErrors, c, methodOfCandidate(candidate), criterion);
   }
 
@@ -208,7 +220,8 @@ public final class Battery {
     oracle[3] += best;
     faithfulSelectorErrors.record(faithfulSelectorForecasts, value);
     faithfulTotalErrors.record(faithfulTotalForecasts, value);
-    candidateErrors.record(candidateForecasts, value);
+    candidateErrors.record(pickedForecasts, value);
+    extendedSelectorErrors.record(candidateForecasts, value);
     servedErrors.record(servedForecasts, value);
   }
 
@@ -227,15 +240,38 @@ public final class Battery {
     extendedSelectors.forecasts(memberForecasts, candidateForecasts);
     candidateForecasts[RULES] = faithfulTotalForecasts[0];
     candidateForecasts[RULES + 1] = faithfulTotalForecasts[1];
-    served.choose(layout.servedIncludesFaithful ? RULES + 2 : RULES, null);
-    served.forecasts(candidateForecasts, servedForecasts);
+    extendedTotals.choose(RULES, null);
+    extendedTotals.forecasts(candidateForecasts, extendedTotalForecasts);
+    candidateForecasts[RULES + 2] = extendedTotalForecasts[0];
+    candidateForecasts[RULES + 3] = extendedTotalForecasts[1];
+    for (int k = 0; k < picked.length; k++) {
+      pickedForecasts[k] = candidateForecasts[picked[k]];
+    }
+    served.choose(picked.length, null);
+    for (int c = 0; c < 2; c++) {
+      int best = 0;
+      double bestErr = Double.POSITIVE_INFINITY;
+      for (int k = 0; k < picked.length; k++) {
+        double e =
+            candidateErrors.total(c, k)
+                * (picked[k] == RULES || picked[k] == RULES + 1 ? 1 - layout.servedMargin : 1);
+        if (e < bestErr) {
+          bestErr = e;
+          best = k;
+        }
+      }
+      servedChoice[c] = best;
+      servedForecasts[c] = pickedForecasts[best];
+    }
   }
 
   private String methodOfCandidate(int candidate) {
     int member =
         candidate < RULES
             ? extendedSelectors.choice(candidate)
-            : faithfulSelectors.choice(faithfulTotals.choice(candidate - RULES));
+            : candidate < RULES + 2
+                ? faithfulSelectors.choice(faithfulTotals.choice(candidate - RULES))
+                : extendedSelectors.choice(extendedTotals.choice(candidate - RULES - 2));
     return members[member].name();
   }
 

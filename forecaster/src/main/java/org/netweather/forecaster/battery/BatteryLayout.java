@@ -27,6 +27,8 @@ public final class BatteryLayout {
   final int[] servedWindows; // windows of the served level's ledger
   final int servedRule; // index into servedWindows, or WHOLE_HISTORY
   final boolean servedIncludesFaithful;
+  double servedMargin;
+  int[] servedCandidates = java.util.stream.IntStream.range(0, 18).toArray();
 
   BatteryLayout(
       PredictorRegistry registry,

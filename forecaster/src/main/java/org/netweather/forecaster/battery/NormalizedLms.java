@@ -14,12 +14,15 @@ import java.util.Locale;
  * independent of the series' units. O(order) per measurement.
  */
 final class NormalizedLms implements Predictor {
+  private static final double POWER_GAIN = 0.01;
+
   private final double rate;
   private final double[] weights;
   private final double[] changes; // changes[0] is the newest difference
   private final String name;
   private double last = Double.NaN;
   private double forecastChange;
+  private double power; // slowly averaged squared change
   private long seen;
 
   NormalizedLms(int order, double rate) {
@@ -50,6 +53,10 @@ final class NormalizedLms implements Predictor {
       for (double d : changes) {
         energy += d * d;
       }
+      // Regularize by the long-run power of the changes: after a quiet stretch one spike would
+      // otherwise be divided by almost nothing and throw the weights far off.
+      power += POWER_GAIN * (change * change - power);
+      energy += weights.length * power;
       if (energy > 0) {
         double step = rate * error / energy;
         for (int i = 0; i < weights.length; i++) {
@@ -60,10 +67,13 @@ final class NormalizedLms implements Predictor {
     System.arraycopy(changes, 0, changes, 1, changes.length - 1);
     changes[0] = change;
     double next = 0;
+    double largest = 0;
     for (int i = 0; i < weights.length; i++) {
       next += weights[i] * changes[i];
+      largest = Math.max(largest, Math.abs(changes[i]));
     }
-    forecastChange = Double.isFinite(next) ? next : 0;
+    // Never forecast a move larger than any of the recent ones.
+    forecastChange = Double.isFinite(next) ? Math.max(-largest, Math.min(largest, next)) : 0;
   }
 
   @Override

@@ -1,0 +1,176 @@
+package org.netweather.forecaster.battery.evaluation;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.netweather.forecaster.battery.Battery;
+import org.netweather.forecaster.battery.BatteryLayout;
+import org.netweather.forecaster.battery.Criterion;
+
+/**
+ * Replays traces through a battery strictly one step ahead and measures how well everything in
+ * it forecasts, relative to the last-value predictor.
+ *
+ * <p>The protocol of forecasting.md §5: each forecast of measurement t is taken before the
+ * battery sees t; the first {@code warmup} measurements (default 100) feed the battery but are
+ * not scored; accuracy is MAE / MAE(last value) per series, aggregated as a geometric mean.
+ * "Hindsight" is the best single faithful primary per series, picked after the run; "oracle" is
+ * the per-step best member, an unreachable bound.
+ *
+ * <pre>{@code
+ * EvaluationReport report = new Evaluation(BatteryLayout.standard()).run(Path.of("traces/nab"));
+ * double served = report.summary().get("served");
+ * }</pre>
+ */
+public final class Evaluation {
+  /** Measurements fed before scoring starts, as in forecasting.md §5. */
+  public static final int DEFAULT_WARMUP = 100;
+
+  private final BatteryLayout layout;
+  private final int warmup;
+
+  public Evaluation(BatteryLayout layout) {
+    this(layout, DEFAULT_WARMUP);
+  }
+
+  public Evaluation(BatteryLayout layout, int warmup) {
+    if (warmup < 0) {
+      throw new IllegalArgumentException("warm-up must not be negative: " + warmup);
+    }
+    this.layout = layout;
+    this.warmup = warmup;
+  }
+
+  /**
+   * Evaluates every {@code *.csv} file directly in {@code directory}, in name order.
+   *
+   * @throws IllegalArgumentException if the directory holds no CSV file or a file is malformed
+   */
+  public EvaluationReport run(Path directory) throws IOException {
+    List<Path> files;
+    try (Stream<Path> listing = Files.list(directory)) {
+      files =
+          listing
+              .filter(p -> p.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv"))
+              .filter(Files::isRegularFile)
+              .sorted()
+              .toList();
+    }
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException(directory + ": no .csv traces found");
+    }
+    List<Trace> traces = new ArrayList<>();
+    for (Path file : files) {
+      traces.add(TraceReader.read(file));
+    }
+    return run(traces);
+  }
+
+  /** Evaluates the given traces. */
+  public EvaluationReport run(List<Trace> traces) {
+    List<SeriesReport> reports = new ArrayList<>(traces.size());
+    for (Trace trace : traces) {
+      reports.add(evaluate(trace));
+    }
+    return EvaluationReport.of(reports);
+  }
+
+  /** Evaluates one trace. */
+  public SeriesReport evaluate(Trace trace) {
+    Battery battery = layout.newBattery();
+    int members = battery.memberCount();
+    int rules = battery.selectorCount();
+    // Absolute-error sums: members, faithful selectors, extended selectors, then the singles.
+    double[] memberErr = new double[members];
+    double[] faithfulErr = new double[rules];
+    double[] extendedErr = new double[rules];
+    double served = 0;
+    double servedMse = 0;
+    double faithful = 0;
+    double faithfulMse = 0;
+    double oracle = 0;
+    double faithfulOracle = 0;
+    int faithfulCount = layout.faithfulCount();
+    int scored = 0;
+    double[] values = trace.values();
+    for (int t = 0; t < values.length; t++) {
+      double x = values[t];
+      if (t >= warmup && t > 0) {
+        scored++;
+        double best = Double.POSITIVE_INFINITY;
+        double bestFaithful = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < members; i++) {
+          double e = Math.abs(x - battery.memberForecast(i));
+          memberErr[i] += e;
+          best = Math.min(best, e);
+          if (i < faithfulCount) {
+            bestFaithful = Math.min(bestFaithful, e);
+          }
+        }
+        oracle += best;
+        faithfulOracle += bestFaithful;
+        for (int j = 0; j < rules; j++) {
+          faithfulErr[j] += Math.abs(x - battery.faithfulSelectorForecast(j));
+          extendedErr[j] += Math.abs(x - battery.extendedSelectorForecast(j));
+        }
+        served += Math.abs(x - battery.forecast(Criterion.MAE).value());
+        servedMse += Math.abs(x - battery.forecast(Criterion.MSE).value());
+        faithful += Math.abs(x - battery.faithfulForecast(Criterion.MAE).value());
+        faithfulMse += Math.abs(x - battery.faithfulForecast(Criterion.MSE).value());
+      }
+      battery.observe(x);
+    }
+    double base = memberErr[0]; // last value is member 0 of every standard layout
+    int lastValue = indexOf(battery, "last-value");
+    if (lastValue >= 0) {
+      base = memberErr[lastValue];
+    }
+    Map<String, Double> predictors = new LinkedHashMap<>();
+    String hindsightMethod = "none";
+    double hindsight = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < members; i++) {
+      predictors.put(battery.memberName(i), memberErr[i] / base);
+      if (i < faithfulCount && memberErr[i] < hindsight) {
+        hindsight = memberErr[i];
+        hindsightMethod = battery.memberName(i);
+      }
+    }
+    Map<String, Double> faithfulSelectors = new LinkedHashMap<>();
+    Map<String, Double> extendedSelectors = new LinkedHashMap<>();
+    for (int j = 0; j < rules; j++) {
+      faithfulSelectors.put(Battery.selectorName(j), faithfulErr[j] / base);
+      extendedSelectors.put(Battery.selectorName(j), extendedErr[j] / base);
+    }
+    return new SeriesReport(
+        trace.name(),
+        values.length,
+        scored,
+        scored == 0 ? Double.NaN : base / scored,
+        predictors,
+        faithfulSelectors,
+        extendedSelectors,
+        served / base,
+        servedMse / base,
+        faithful / base,
+        faithfulMse / base,
+        hindsight / base,
+        hindsightMethod,
+        oracle / base,
+        faithfulOracle / base);
+  }
+
+  private static int indexOf(Battery battery, String name) {
+    for (int i = 0; i < battery.memberCount(); i++) {
+      if (battery.memberName(i).equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}
