@@ -1,5 +1,6 @@
 package org.netweather.forecaster.battery;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -30,6 +31,9 @@ import java.util.Locale;
  * <p>Cost O(p^2) per measurement, about 2 (p+1)^2 multiply-adds; state O(p^2).
  */
 final class AutoRegressive implements Predictor {
+  /** Forgetting factor of the standard members: an effective memory of about 1000 steps. */
+  static final double DEFAULT_FORGETTING = 0.999;
+
   private static final double PRIOR = 100;
   private static final double MAX_MEAN_DIAGONAL = 1e4;
 
@@ -60,7 +64,8 @@ final class AutoRegressive implements Predictor {
     this.size = order + 1;
     this.forgetting = forgetting;
     this.warmup = Math.max(2 * order, 16);
-    this.name = String.format(Locale.ROOT, "ar%d-rls-%s", order, trimZeros(forgetting));
+    this.name =
+        "ar" + order + "-rls" + (forgetting == DEFAULT_FORGETTING ? "" : "-" + trimZeros(forgetting));
     this.weights = new double[size];
     this.regressor = new double[size];
     this.covariance = new double[size * size];
@@ -127,8 +132,8 @@ final class AutoRegressive implements Predictor {
   }
 
   private void resetFit() {
-    java.util.Arrays.fill(weights, 0);
-    java.util.Arrays.fill(covariance, 0);
+    Arrays.fill(weights, 0);
+    Arrays.fill(covariance, 0);
     for (int i = 0; i < size; i++) {
       covariance[i * size + i] = PRIOR;
     }

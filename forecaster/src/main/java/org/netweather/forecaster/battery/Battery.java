@@ -1,108 +1,80 @@
 package org.netweather.forecaster.battery;
 
+import java.util.Arrays;
+
 /**
  * The forecasting state of one series: every member predictor, their error records, the NWS
- * selectors over them, and the forecast served from all of that.
+ * selection over them, and the forecast served from all of that.
+ *
+ * <pre>{@code
+ * Battery battery = BatteryLayout.standard().newBattery();
+ * for (double x : measurements) {
+ *   battery.observe(x);
+ * }
+ * ForecastResult next = battery.forecast(Criterion.MAE);
+ * }</pre>
  *
  * <p>Per measurement ({@link #observe}), in this order:
  *
  * <ol>
- *   <li>every member's standing forecast, every selector's and every top-level choice's is scored
- *       against the measurement, which none of them has seen yet;
- *   <li>every member observes the measurement and forecasts the next one;
- *   <li>every selector re-chooses for the next step from the errors so far.
+ *   <li>every standing forecast (members, selectors, totals, served) is scored against the
+ *       measurement, which none of them has seen;
+ *   <li>every member observes it and forecasts the next one;
+ *   <li>every selector chooses for the next step from the errors so far.
  * </ol>
  *
- * <p>Three levels, after the NWS mixture of experts (Wolski, Spring, Hayes 1999; nws-original.md
- * §1.9; forecasting.md §0):
+ * <p>Selection, after the NWS mixture of experts (nws-original.md §1.9; forecasting.md §0):
  *
  * <pre>
- *   members (18 faithful + extended)          ErrorLedger, windows 1..100
- *     faithful selectors: 16 over the 18      min MSE / min MAE, whole history or window w
- *       faithful totals: "Total MSE", "Total MAE"   lowest cumulative error among the 16
- *     extended selectors: 16 over all members (extended ones only after burn-in)
- *       served: lowest windowed error among the extended selectors and the faithful total
+ *   members: 18 faithful + extended        one ErrorLedger, windows 1..100
+ *   faithful NwsSelection over the 18      16 selectors -> Total MSE, Total MAE  = NWS itself
+ *   extended NwsSelection over all         the same, extended members only after burn-in,
+ *                                          whole-history rules counting from the burn-in
+ *   served, per criterion                  whichever of the two totals has the lower
+ *                                          cumulative error (ties: the faithful one)
  * </pre>
+ *
+ * <p>Why the last level is a choice between two whole hierarchies, not one more selector over
+ * everything: on series where the new members do not help, each extended selector is its
+ * faithful twin plus the noise of occasionally following a new member, and a top level that
+ * switches among 18 near-equal candidates adds its own switching noise. Choosing between just
+ * two long-run records keeps the faithful result wherever the extension does not pay, and takes
+ * the extension where it does (forecasting.md §3 warns that unguarded selection with an unstable
+ * member can lose 50%). The burn-in guards the same thing from below.
  *
  * <p>No allocation per measurement; state is flat arrays sized at construction
  * ({@link #stateBytes()}). Not thread-safe: feed one series from one thread at a time.
  */
 public final class Battery {
-  private static final int RULES = 16;
-
   private final BatteryLayout layout;
   private final Predictor[] members;
   private final int faithfulCount;
   private final double[] memberForecasts;
   private final ErrorLedger memberErrors;
-  private final double[] baseline; // member totals when extended members became eligible
-
-  private final SelectorLayer faithfulSelectors;
-  private final double[] faithfulSelectorForecasts = new double[RULES];
-  private final ErrorLedger faithfulSelectorErrors = new ErrorLedger(RULES, new int[0]);
-  private final SelectorLayer faithfulTotals;
-  private final double[] faithfulTotalForecasts = new double[2];
-  private final ErrorLedger faithfulTotalErrors = new ErrorLedger(2, new int[0]);
-
-  private final SelectorLayer extendedSelectors;
-  private final double[] candidateForecasts; // extended selectors, then the faithful totals
-  private final ErrorLedger candidateErrors;
-  private final int[] picked;
-  private final double[] pickedForecasts;
-  private final int[] servedChoice = new int[2];
-  private final ErrorLedger extendedSelectorErrors = new ErrorLedger(RULES, new int[0]);
-  private final double[] extendedTotalForecasts = new double[2];
-  private final SelectorLayer extendedTotals =
-      new SelectorLayer(
-          extendedSelectorErrors,
-          new int[] {ErrorLedger.SQUARED, ErrorLedger.ABSOLUTE},
-          new int[] {SelectorLayer.WHOLE_HISTORY, SelectorLayer.WHOLE_HISTORY},
-          0);
-  private final SelectorLayer served;
+  private final double[] baseline; // member totals when the extended members became eligible
+  private final NwsSelection faithful;
+  private final NwsSelection extended; // null when there are no extended members
   private final double[] servedForecasts = new double[2];
+  private final boolean[] servedExtended = new boolean[2];
   private final ErrorLedger servedErrors = new ErrorLedger(2, new int[0]);
-
-  private final double[] oracle = new double[4]; // faithful sq, abs; all sq, abs
+  private final double[] oracle = new double[4]; // faithful: squared, absolute; all: same
   private long count;
 
   Battery(BatteryLayout layout, Predictor[] members) {
     this.layout = layout;
     this.members = members;
     this.faithfulCount = layout.faithfulCount();
-    int m = members.length;
-    this.memberForecasts = new double[m];
-    this.memberErrors = new ErrorLedger(m, BatteryLayout.NWS_WINDOWS);
-    this.baseline = new double[2 * m];
-    int[] metrics = new int[RULES];
-    int[] windows = new int[RULES];
-    for (int j = 0; j < RULES; j++) {
-      metrics[j] = j < RULES / 2 ? ErrorLedger.SQUARED : ErrorLedger.ABSOLUTE;
-      int w = j % (RULES / 2);
-      windows[j] = w == 0 ? SelectorLayer.WHOLE_HISTORY : w - 1;
-    }
-    this.faithfulSelectors = new SelectorLayer(memberErrors, metrics, windows, 0);
-    this.faithfulTotals =
-        new SelectorLayer(
-            faithfulSelectorErrors,
-            new int[] {ErrorLedger.SQUARED, ErrorLedger.ABSOLUTE},
-            new int[] {SelectorLayer.WHOLE_HISTORY, SelectorLayer.WHOLE_HISTORY},
-            0);
-    this.extendedSelectors = new SelectorLayer(memberErrors, metrics, windows, 0);
-    this.candidateForecasts = new double[RULES + 4];
-    this.picked = layout.servedCandidates;
-    this.pickedForecasts = new double[picked.length];
-    this.candidateErrors = new ErrorLedger(picked.length, layout.servedWindows);
-    int rule = layout.servedRule;
-    this.served =
-        new SelectorLayer(
-            candidateErrors,
-            new int[] {ErrorLedger.SQUARED, ErrorLedger.ABSOLUTE},
-            new int[] {rule, rule},
-            0);
-    java.util.Arrays.fill(memberForecasts, Double.NaN);
+    this.memberForecasts = new double[members.length];
+    this.memberErrors = new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS);
+    this.faithful = new NwsSelection(memberErrors);
+    boolean any = members.length > faithfulCount;
+    this.extended = any ? new NwsSelection(memberErrors) : null;
+    this.baseline = any ? new double[2 * members.length] : null;
+    Arrays.fill(memberForecasts, Double.NaN);
+    Arrays.fill(servedForecasts, Double.NaN);
   }
 
-  /** Feeds the next measurement; {@code value} must be finite. */
+  /** Feeds the next measurement. */
   public void observe(double value) {
     if (!Double.isFinite(value)) {
       throw new IllegalArgumentException("measurement must be finite: " + value);
@@ -118,18 +90,18 @@ public final class Battery {
     choose();
   }
 
-  /** The served forecast: the battery's best choice under {@code criterion}. */
+  /** The served forecast of the next measurement, chosen and reported by {@code criterion}. */
   public ForecastResult forecast(Criterion criterion) {
     int c = criterion.metric();
-    int candidate = picked[servedChoice[c]];
-    return result(servedForecasts[c], servedErrors, c, methodOfCandidate(candidate), criterion);
+    NwsSelection from = servedExtended[c] ? extended : faithful;
+    return result(servedForecasts[c], servedErrors, c, from.totalMember(c), criterion);
   }
 
-  /** What the original NWS battery alone would serve: its "Total MSE" or "Total MAE". */
+  /** What the original NWS battery alone serves: its "Total MSE" or "Total MAE". */
   public ForecastResult faithfulForecast(Criterion criterion) {
     int c = criterion.metric();
-    String method = members[faithfulSelectors.choice(faithfulTotals.choice(c))].name();
-    return result(faithfulTotalForecasts[c], faithfulTotalErrors, c, method, criterion);
+    return result(faithful.totalForecast(c), faithful.totalErrors(), c, faithful.totalMember(c),
+        criterion);
   }
 
   /** Measurements seen. */
@@ -154,31 +126,30 @@ public final class Battery {
     return memberForecasts[i];
   }
 
-  /** Number of selectors of each family (faithful, extended): 16. */
-  public int selectorCount() {
-    return RULES;
+  /** Number of derived selectors in each of the faithful and extended hierarchies: 16. */
+  public static int selectorCount() {
+    return NwsSelection.RULES;
   }
 
-  /** Name of selector rule {@code j}: "min-mse", "min-mse-w1", ..., "min-mae-w100". */
+  /** Name of selector {@code j}: "min-mse", "min-mse-w1", ..., "min-mae-w100". */
   public static String selectorName(int j) {
-    String metric = j < RULES / 2 ? "min-mse" : "min-mae";
-    int w = j % (RULES / 2);
-    return w == 0 ? metric : metric + "-w" + BatteryLayout.NWS_WINDOWS[w - 1];
+    return NwsSelection.ruleName(j);
   }
 
-  /** Forecast of faithful selector {@code j} (over the 18 NWS primaries). */
+  /** Forecast of NWS selector {@code j} over the faithful members. */
   public double faithfulSelectorForecast(int j) {
-    return faithfulSelectorForecasts[j];
+    return faithful.selectorForecast(j);
   }
 
-  /** Forecast of extended selector {@code j} (over all members past burn-in). */
+  /** Forecast of selector {@code j} over all members (the faithful one if there are no others). */
   public double extendedSelectorForecast(int j) {
-    return candidateForecasts[j];
+    return (extended == null ? faithful : extended).selectorForecast(j);
   }
 
   /**
-   * Mean error of the per-step oracle ("Optimum" in NWS): the best member on every step, known
-   * only afterwards, so a lower bound for any selection. Over the faithful members or all.
+   * Mean error per scored step of the per-step oracle ("Optimum" in NWS): the member closest to
+   * each measurement, known only afterwards, hence a lower bound for any selection. Over the
+   * faithful members only, or over all.
    */
   public double oracle(Criterion criterion, boolean faithfulOnly) {
     long scored = memberErrors.steps();
@@ -186,101 +157,71 @@ public final class Battery {
     return scored == 0 ? Double.NaN : oracle[k] / scored;
   }
 
-  /** Estimated heap bytes of this battery, members and bookkeeping included. */
+  /** Estimated heap bytes of this battery: members, error records and selection. */
   public long stateBytes() {
-    long bytes = StateBytes.object(4 * 20 + 8) + StateBytes.references(members.length);
+    long bytes = StateBytes.object(4 * 11 + 8) + StateBytes.references(members.length);
     for (Predictor p : members) {
       bytes += p.stateBytes();
     }
-    bytes += StateBytes.doubles(memberForecasts.length) + StateBytes.doubles(baseline.length);
-    bytes += memberErrors.stateBytes() + faithfulSelectorErrors.stateBytes();
-    bytes += faithfulTotalErrors.stateBytes() + candidateErrors.stateBytes();
-    bytes += servedErrors.stateBytes();
-    bytes += faithfulSelectors.stateBytes() + faithfulTotals.stateBytes();
-    bytes += extendedSelectors.stateBytes() + served.stateBytes();
-    bytes += StateBytes.doubles(RULES) + StateBytes.doubles(candidateForecasts.length);
-    bytes += 3 * StateBytes.doubles(2) + StateBytes.doubles(oracle.length);
+    bytes += StateBytes.doubles(memberForecasts.length) + memberErrors.stateBytes();
+    bytes += faithful.stateBytes();
+    if (extended != null) {
+      bytes += extended.stateBytes() + StateBytes.doubles(baseline.length);
+    }
+    bytes += StateBytes.doubles(2) + StateBytes.ints(1) + servedErrors.stateBytes();
+    bytes += StateBytes.doubles(oracle.length);
     return bytes;
   }
 
   private void score(double value) {
     memberErrors.record(memberForecasts, value);
     double bestFaithful = Double.POSITIVE_INFINITY;
-    double best = Double.POSITIVE_INFINITY;
-    for (int i = 0; i < members.length; i++) {
-      double e = Math.abs(value - memberForecasts[i]);
-      if (i < faithfulCount) {
-        bestFaithful = Math.min(bestFaithful, e);
-      }
-      best = Math.min(best, e);
+    for (int i = 0; i < faithfulCount; i++) {
+      bestFaithful = Math.min(bestFaithful, Math.abs(value - memberForecasts[i]));
+    }
+    double best = bestFaithful;
+    for (int i = faithfulCount; i < members.length; i++) {
+      best = Math.min(best, Math.abs(value - memberForecasts[i]));
     }
     oracle[0] += bestFaithful * bestFaithful;
     oracle[1] += bestFaithful;
     oracle[2] += best * best;
     oracle[3] += best;
-    faithfulSelectorErrors.record(faithfulSelectorForecasts, value);
-    faithfulTotalErrors.record(faithfulTotalForecasts, value);
-    candidateErrors.record(pickedForecasts, value);
-    extendedSelectorErrors.record(candidateForecasts, value);
+    faithful.score(value);
+    if (extended != null) {
+      extended.score(value);
+    }
     servedErrors.record(servedForecasts, value);
   }
 
   private void choose() {
-    faithfulSelectors.choose(faithfulCount, null);
-    faithfulSelectors.forecasts(memberForecasts, faithfulSelectorForecasts);
-    faithfulTotals.choose(RULES, null);
-    faithfulTotals.forecasts(faithfulSelectorForecasts, faithfulTotalForecasts);
-
+    faithful.choose(memberForecasts, faithfulCount, null);
+    if (extended == null) {
+      servedForecasts[0] = faithful.totalForecast(0);
+      servedForecasts[1] = faithful.totalForecast(1);
+      return;
+    }
     boolean eligible = count > layout.burnIn();
     if (count == layout.burnIn() + 1) {
       memberErrors.copyTotals(baseline);
     }
-    extendedSelectors.choose(
-        eligible ? members.length : faithfulCount, eligible ? baseline : null);
-    extendedSelectors.forecasts(memberForecasts, candidateForecasts);
-    candidateForecasts[RULES] = faithfulTotalForecasts[0];
-    candidateForecasts[RULES + 1] = faithfulTotalForecasts[1];
-    extendedTotals.choose(RULES, null);
-    extendedTotals.forecasts(candidateForecasts, extendedTotalForecasts);
-    candidateForecasts[RULES + 2] = extendedTotalForecasts[0];
-    candidateForecasts[RULES + 3] = extendedTotalForecasts[1];
-    for (int k = 0; k < picked.length; k++) {
-      pickedForecasts[k] = candidateForecasts[picked[k]];
-    }
-    served.choose(picked.length, null);
+    extended.choose(
+        memberForecasts, eligible ? members.length : faithfulCount, eligible ? baseline : null);
     for (int c = 0; c < 2; c++) {
-      int best = 0;
-      double bestErr = Double.POSITIVE_INFINITY;
-      for (int k = 0; k < picked.length; k++) {
-        double e =
-            candidateErrors.total(c, k)
-                * (picked[k] == RULES || picked[k] == RULES + 1 ? 1 - layout.servedMargin : 1);
-        if (e < bestErr) {
-          bestErr = e;
-          best = k;
-        }
-      }
-      servedChoice[c] = best;
-      servedForecasts[c] = pickedForecasts[best];
+      servedExtended[c] =
+          extended.totalErrors().total(c, c) < faithful.totalErrors().total(c, c);
+      servedForecasts[c] = (servedExtended[c] ? extended : faithful).totalForecast(c);
     }
-  }
-
-  private String methodOfCandidate(int candidate) {
-    int member =
-        candidate < RULES
-            ? extendedSelectors.choice(candidate)
-            : candidate < RULES + 2
-                ? faithfulSelectors.choice(faithfulTotals.choice(candidate - RULES))
-                : extendedSelectors.choice(extendedTotals.choice(candidate - RULES - 2));
-    return members[member].name();
   }
 
   private ForecastResult result(
-      double value, ErrorLedger errors, int c, String method, Criterion criterion) {
+      double value, ErrorLedger errors, int c, int member, Criterion criterion) {
+    if (count == 0) {
+      return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion);
+    }
     long scored = errors.steps();
     double mse = scored == 0 ? Double.NaN : errors.total(ErrorLedger.SQUARED, c) / scored;
     double mae = scored == 0 ? Double.NaN : errors.total(ErrorLedger.ABSOLUTE, c) / scored;
-    return ForecastResult.of(
-        count == 0 ? Double.NaN : value, mse, mae, count == 0 ? "none" : method, count, criterion);
+    return ForecastResult.of(value, mse, mae, members[member].name(), count, criterion);
   }
 }

@@ -5,16 +5,20 @@ import java.util.List;
 
 /**
  * What a {@link Battery} holds: its members, which of them form the faithful NWS battery, and
- * how long new members wait before they may be selected. Immutable; one layout serves every
+ * how long the others wait before they may be selected. Immutable; one layout serves every
  * series.
  *
  * <pre>{@code
  * BatteryLayout layout = BatteryLayout.standard();
  * Battery battery = layout.newBattery();
+ * long bytes = layout.stateBytesPerSeries();
  * }</pre>
  */
 public final class BatteryLayout {
-  /** Measurements a member beyond the faithful 18 must see before it may be selected. */
+  /**
+   * Measurements a member beyond the faithful 18 must see before it may be selected: the longest
+   * NWS error window, so that its first windowed record is complete.
+   */
   public static final int DEFAULT_BURN_IN = 100;
 
   /** Window lengths of the NWS windowed selectors (forecasting.md §0). */
@@ -24,20 +28,9 @@ public final class BatteryLayout {
   private final List<String> members;
   private final int faithfulCount;
   private final int burnIn;
-  final int[] servedWindows; // windows of the served level's ledger
-  final int servedRule; // index into servedWindows, or WHOLE_HISTORY
-  final boolean servedIncludesFaithful;
-  double servedMargin;
-  int[] servedCandidates = java.util.stream.IntStream.range(0, 18).toArray();
 
-  BatteryLayout(
-      PredictorRegistry registry,
-      List<String> faithful,
-      List<String> extended,
-      int burnIn,
-      int[] servedWindows,
-      int servedRule,
-      boolean servedIncludesFaithful) {
+  private BatteryLayout(
+      PredictorRegistry registry, List<String> faithful, List<String> extended, int burnIn) {
     if (faithful.isEmpty()) {
       throw new IllegalArgumentException("a battery needs at least one faithful member");
     }
@@ -46,16 +39,16 @@ public final class BatteryLayout {
     }
     List<String> all = new ArrayList<>(faithful);
     all.addAll(extended);
+    if (all.stream().distinct().count() != all.size()) {
+      throw new IllegalArgumentException("duplicate member in " + all);
+    }
     for (String name : all) {
-      registry.factory(name); // fail now, naming the member, rather than per series
+      registry.factory(name); // fail now, naming the member, rather than once per series
     }
     this.registry = registry;
     this.members = List.copyOf(all);
     this.faithfulCount = faithful.size();
     this.burnIn = burnIn;
-    this.servedWindows = servedWindows.clone();
-    this.servedRule = servedRule;
-    this.servedIncludesFaithful = servedIncludesFaithful;
   }
 
   /** The 18 NWS primaries alone: the served forecast is NWS's own "Total" choice. */
@@ -63,19 +56,28 @@ public final class BatteryLayout {
     return of(PredictorRegistry.standard(), PredictorRegistry.FAITHFUL, List.of());
   }
 
-  /** The 18 NWS primaries plus {@link PredictorRegistry#EXTENDED}. */
+  /** The 18 NWS primaries plus {@link PredictorRegistry#EXTENDED}: what the daemon serves. */
   public static BatteryLayout standard() {
     return of(PredictorRegistry.standard(), PredictorRegistry.FAITHFUL, PredictorRegistry.EXTENDED);
   }
 
   /**
-   * A layout over any registered predictors; {@code faithful} play the NWS primaries (selected
-   * from the first measurement), {@code extended} join selection after the default burn-in.
+   * A layout over registered predictors: {@code faithful} ones play the NWS primaries and may be
+   * selected from the first measurement; {@code extended} ones join after
+   * {@link #DEFAULT_BURN_IN} measurements.
    */
   public static BatteryLayout of(
       PredictorRegistry registry, List<String> faithful, List<String> extended) {
+    return new BatteryLayout(registry, faithful, extended, DEFAULT_BURN_IN);
+  }
+
+  /** This layout with another burn-in. */
+  public BatteryLayout withBurnIn(int measurements) {
     return new BatteryLayout(
-        registry, faithful, extended, DEFAULT_BURN_IN, new int[] {50}, 0, true);
+        registry,
+        members.subList(0, faithfulCount),
+        members.subList(faithfulCount, members.size()),
+        measurements);
   }
 
   /** Member names: the faithful ones first, then the extended ones. */
@@ -96,14 +98,8 @@ public final class BatteryLayout {
     return new Battery(this, registry.create(members).toArray(new Predictor[0]));
   }
 
-  BatteryLayout withServed(int[] windows, int rule, boolean includesFaithful, int burnIn) {
-    return new BatteryLayout(
-        registry,
-        members.subList(0, faithfulCount),
-        members.subList(faithfulCount, members.size()),
-        burnIn,
-        windows,
-        rule,
-        includesFaithful);
+  /** Estimated heap bytes of one series' battery (the same for every series). */
+  public long stateBytesPerSeries() {
+    return newBattery().stateBytes();
   }
 }

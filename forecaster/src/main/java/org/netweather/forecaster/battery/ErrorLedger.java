@@ -75,24 +75,17 @@ final class ErrorLedger {
 
   private void recordWindows(double[] forecasts, double actual) {
     int width = 2 * count;
-    int row = (int) (steps % span) * count;
     for (int i = 0; i < count; i++) {
-      float error = (float) Math.abs(actual - forecasts[i]);
-      double e = error;
+      double e = (float) Math.abs(actual - forecasts[i]);
       fresh[i] = e * e;
       fresh[count + i] = e;
-      ring[row + i] = error; // the slot of steps - span, read below before... see next loop
     }
-    // ring[row] now holds this step; the error leaving a window of length w sits w rows back,
-    // and for w == span that is the row just overwritten, so its old value is taken from the
-    // window sums instead: see leaving().
     for (int w = 0; w < windows.length; w++) {
       int base = w * width;
       if (steps >= windows[w]) {
+        // The error leaving this window; for the longest window that is the row about to be
+        // overwritten, which is why the ring is written last.
         int old = (int) ((steps - windows[w]) % span) * count;
-        if (old == row) {
-          continue; // handled by the caller-visible rule below
-        }
         for (int i = 0; i < count; i++) {
           double e = ring[old + i];
           windowed[base + i] += fresh[i] - e * e;
@@ -103,6 +96,38 @@ final class ErrorLedger {
           windowed[base + k] += fresh[k];
         }
       }
+    }
+    int row = (int) (steps % span) * count;
+    for (int i = 0; i < count; i++) {
+      ring[row + i] = (float) fresh[count + i];
+    }
+    if ((steps + 1) % REBUILD_EVERY == 0) {
+      rebuild(steps + 1);
+    }
+  }
+
+  /** Recomputes every window sum from the ring, newest row first, after {@code done} steps. */
+  private void rebuild(long done) {
+    int width = 2 * count;
+    Arrays.fill(windowed, 0);
+    double[] running = fresh; // scratch: record() refills it every step
+    Arrays.fill(running, 0);
+    int w = 0;
+    long available = Math.min(done, span);
+    for (int age = 0; age < available && w < windows.length; age++) {
+      int row = (int) ((done - 1 - age) % span) * count;
+      for (int i = 0; i < count; i++) {
+        double e = ring[row + i];
+        running[i] += e * e;
+        running[count + i] += e;
+      }
+      while (w < windows.length && windows[w] == age + 1) {
+        System.arraycopy(running, 0, windowed, w * width, width);
+        w++;
+      }
+    }
+    for (; w < windows.length; w++) { // windows longer than the history hold all of it
+      System.arraycopy(running, 0, windowed, w * width, width);
     }
   }
 

@@ -76,7 +76,9 @@ public final class PredictorRegistry {
     r.register("adaptive-median-5-21", pool -> adaptive(pool, 31, 5, 21, 10, 1));
     r.register("adaptive-median-21-51", pool -> adaptive(pool, 51, 21, 51, 30, 5));
     for (int order : new int[] {4, 8, 16}) {
-      r.register("ar" + order + "-rls", pool -> new AutoRegressive(order, 0.999));
+      r.register(
+          "ar" + order + "-rls",
+          pool -> new AutoRegressive(order, AutoRegressive.DEFAULT_FORGETTING));
     }
     r.register("holt-0.50-0.10", pool -> new HoltTrend(0.5, 0.1));
     r.register("holt-0.80-0.20", pool -> new HoltTrend(0.8, 0.2));

@@ -85,7 +85,8 @@ public final class Evaluation {
   public SeriesReport evaluate(Trace trace) {
     Battery battery = layout.newBattery();
     int members = battery.memberCount();
-    int rules = battery.selectorCount();
+    int rules = Battery.selectorCount();
+    int lastValue = indexOf(battery, "last-value");
     // Absolute-error sums: members, faithful selectors, extended selectors, then the singles.
     double[] memberErr = new double[members];
     double[] faithfulErr = new double[rules];
@@ -126,11 +127,7 @@ public final class Evaluation {
       }
       battery.observe(x);
     }
-    double base = memberErr[0]; // last value is member 0 of every standard layout
-    int lastValue = indexOf(battery, "last-value");
-    if (lastValue >= 0) {
-      base = memberErr[lastValue];
-    }
+    double base = memberErr[lastValue];
     Map<String, Double> predictors = new LinkedHashMap<>();
     String hindsightMethod = "none";
     double hindsight = Double.POSITIVE_INFINITY;
@@ -171,6 +168,6 @@ public final class Evaluation {
         return i;
       }
     }
-    return -1;
+    throw new IllegalArgumentException("evaluation needs a '" + name + "' member as yardstick");
   }
 }

@@ -1,0 +1,26 @@
+/**
+ * The forecasting library: one-step-ahead predictors, the original Network Weather Service
+ * battery built from them, and members beyond it. Pure computation: no I/O, no threads, no
+ * clock.
+ *
+ * <p>Entry points:
+ *
+ * <ul>
+ *   <li>{@link org.netweather.forecaster.battery.BatteryLayout} says which predictors a battery
+ *       holds ({@code standard()}: the 18 NWS primaries plus AR, Holt and NLMS members;
+ *       {@code faithful()}: the 18 alone) and makes a
+ *       {@link org.netweather.forecaster.battery.Battery} per series;
+ *   <li>{@link org.netweather.forecaster.battery.Battery#observe} takes each measurement and
+ *       {@link org.netweather.forecaster.battery.Battery#forecast} returns a
+ *       {@link org.netweather.forecaster.battery.ForecastResult} (value, MSE, MAE, method, count,
+ *       interval);
+ *   <li>{@link org.netweather.forecaster.battery.LifetimeBattery} forecasts epoch averages;
+ *   <li>{@link org.netweather.forecaster.battery.PredictorRegistry} names every predictor.
+ * </ul>
+ *
+ * <p>Sources: Wolski, Spring, Hayes, "The Network Weather Service", FGCS 15(5), 1999, and the
+ * NWS C code as summarized in {@code shared/specs/nws-original.md} §1.9 and
+ * {@code shared/specs/forecasting.md} §0; Dinda and O'Hallaron, Cluster Computing 3(4), 2000
+ * (AR); Holt 1957; Haykin, "Adaptive Filter Theory" (RLS, NLMS).
+ */
+package org.netweather.forecaster.battery;

@@ -1,0 +1,77 @@
+package org.netweather.launcher;
+
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.netweather.memoryhost.MemoryHostProperties;
+import org.netweather.memoryhost.MemoryHostServer;
+import org.netweather.nameserver.NameserverProperties;
+import org.netweather.nameserver.NameserverServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nws up}: every NetWeather daemon in one process on loopback, for a laptop or a first
+ * look. Daemons start in dependency order and stop in reverse.
+ */
+@Command(name = "up", description = "Run all of NetWeather in one process on this machine.")
+final class UpCommand implements Callable<Integer> {
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "nws-data",
+      description = "Where every daemon keeps its data (default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--host", defaultValue = "localhost",
+      description = "Host name the daemons advertise (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--nameserver-port", defaultValue = "8090")
+  int nameserverPort;
+
+  @Option(names = "--memory-port", defaultValue = "8050")
+  int memoryPort;
+
+  private final Deque<AutoCloseable> running = new ArrayDeque<>();
+
+  @Override
+  public Integer call() throws Exception {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "up-shutdown"));
+    try {
+      NameserverProperties nsp = new NameserverProperties();
+      nsp.port = nameserverPort;
+      nsp.dataDir = dataDir.resolve("nameserver").toString();
+      nsp.host = host;
+      NameserverServer ns = NameserverServer.start(nsp, NettyServerBuilder.forPort(nsp.port));
+      running.push(ns);
+
+      MemoryHostProperties mp = new MemoryHostProperties();
+      mp.port = memoryPort;
+      mp.dataDir = dataDir.resolve("memory").toString();
+      mp.host = host;
+      mp.nameserver = host + ":" + ns.getPort();
+      MemoryHostServer memory = MemoryHostServer.start(mp, NettyServerBuilder.forPort(mp.port));
+      running.push(memory);
+
+      System.err.println("NetWeather is up: nameserver " + host + ":" + ns.getPort()
+          + ", memory-host " + host + ":" + memory.getPort() + ", data in " + dataDir
+          + ". Ctrl-C stops it.");
+    } catch (Exception e) {
+      stopAll();
+      throw e;
+    }
+    new CountDownLatch(1).await();
+    return 0;
+  }
+
+  private synchronized void stopAll() {
+    while (!running.isEmpty()) {
+      try {
+        running.pop().close();
+      } catch (Exception e) {
+        System.err.println("*** stopping failed: " + e);
+      }
+    }
+  }
+}

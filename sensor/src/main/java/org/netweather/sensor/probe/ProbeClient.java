@@ -1,0 +1,233 @@
+package org.netweather.sensor.probe;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.netweather.sensor.Reading;
+import org.netweather.sensor.Ticker;
+
+/**
+ * Measures the path to a peer's {@link ProbeServer}: {@code tcp.connect}, {@code tcp.latency},
+ * {@code tcp.bandwidth}; and runs paced transfers for interference experiments.
+ *
+ * <pre>{@code
+ * ProbeClient client = new ProbeClient(loops, ProbeClientOptions.defaults(), Ticker.system());
+ * Reading rtt = client.latency(peer).get();       // ms, median of 5 one-byte round trips
+ * Reading connect = client.connectTime(peer).get(); // ms to open a connection
+ * Reading bw = client.bandwidth(peer).get();      // Mbit/s; bw.bytesSpent() = cost
+ * client.close();
+ * }</pre>
+ *
+ * <p>Latency probes reuse one open echo connection per peer, so they time a message rather than a
+ * handshake; the first probe pays 16 bytes of hello. Bandwidth and transfers open a fresh
+ * connection each. Every future fails with an {@link IOException} (or a time-out) when the peer
+ * does not answer within {@link ProbeClientOptions#timeout()}.
+ *
+ * <p>Thread-safe. The client does not own the event-loop group; {@link #close()} closes its
+ * cached connections.
+ */
+public final class ProbeClient implements AutoCloseable {
+
+  private final EventLoopGroup group;
+  private final ProbeClientOptions options;
+  private final Ticker ticker;
+  private final ConcurrentMap<InetSocketAddress, CompletableFuture<EchoConnection>> echoes =
+      new ConcurrentHashMap<>();
+
+  private record Connected(Channel channel, long connectNanos) {}
+
+  private record EchoConnection(Channel channel, EchoClientHandler handler, AtomicBoolean fresh) {}
+
+  public ProbeClient(EventLoopGroup group, ProbeClientOptions options, Ticker ticker) {
+    this.group = group;
+    this.options = options;
+    this.ticker = ticker;
+  }
+
+  /** Time to open a TCP connection to {@code peer}, in ms; no payload is sent. */
+  public CompletableFuture<Reading> connectTime(InetSocketAddress peer) {
+    return connect(peer)
+        .thenApply(
+            c -> {
+              c.channel().close();
+              return Reading.of(c.connectNanos() / 1e6, "ms", 0);
+            });
+  }
+
+  /**
+   * Round trip of a one-byte message on an open connection, in ms: the median of {@link
+   * ProbeClientOptions#latencyPings()} sequential round trips. Extras: {@code minMs}, {@code maxMs}.
+   */
+  public CompletableFuture<Reading> latency(InetSocketAddress peer) {
+    int pings = options.latencyPings();
+    CompletableFuture<Reading> result =
+        echoConnection(peer)
+            .thenCompose(
+                ec ->
+                    ec.handler()
+                        .ping(pings)
+                        .thenApply(
+                            rtts -> {
+                              long hello = ec.fresh().getAndSet(false) ? ProbeHello.LENGTH : 0;
+                              return latencyReading(rtts, hello + 2L * pings);
+                            }))
+            .orTimeout(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
+    result.whenComplete(
+        (r, e) -> {
+          if (e != null) {
+            dropEcho(peer);
+          }
+        });
+    return result;
+  }
+
+  private static Reading latencyReading(long[] rtts, long bytes) {
+    long[] sorted = rtts.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+    return new Reading(
+        median / 1e6,
+        "ms",
+        bytes,
+        Map.of("minMs", sorted[0] / 1e6, "maxMs", sorted[n - 1] / 1e6));
+  }
+
+  /**
+   * Bulk-transfer rate to {@code peer} in Mbit/s, by the converging train of {@link
+   * TrainRateEstimator}. Extras: {@code converged} (1 or 0), {@code trainMs}, {@code
+   * receivedBytes}, {@code marks}.
+   */
+  public CompletableFuture<Reading> bandwidth(InetSocketAddress peer) {
+    CompletableFuture<Reading> result = new CompletableFuture<>();
+    connect(peer)
+        .whenComplete(
+            (c, e) -> {
+              if (e != null) {
+                result.completeExceptionally(e);
+                return;
+              }
+              c.channel()
+                  .pipeline()
+                  .addLast("marks", new SinkMarkDecoder())
+                  .addLast(
+                      "train",
+                      new BandwidthClientHandler(options, ticker, c.connectNanos(), result));
+            });
+    // The handler reports at its own deadline; this only guards a connection that never forms.
+    return result.orTimeout(options.timeout().toNanos() * 2, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Starts a paced transfer with {@code peer}: sending into its sink, or receiving from its
+   * source. The transfer runs until closed or {@link ProbeClientOptions#maxTransferBytes()}.
+   *
+   * @param bytesPerSecond target rate; 0 or less for as fast as possible
+   */
+  public CompletableFuture<ProbeTransfer> startTransfer(
+      InetSocketAddress peer, boolean send, double bytesPerSecond) {
+    return connect(peer)
+        .thenApply(
+            c -> {
+              TransferClientHandler h =
+                  new TransferClientHandler(
+                      send, bytesPerSecond, options.maxTransferBytes(), ticker);
+              c.channel().pipeline().addLast("transfer", h);
+              return new ProbeTransfer(c.channel(), h);
+            });
+  }
+
+  private CompletableFuture<EchoConnection> echoConnection(InetSocketAddress peer) {
+    CompletableFuture<EchoConnection> existing = echoes.get(peer);
+    if (existing != null && (!existing.isDone() || isUsable(existing))) {
+      return existing;
+    }
+    CompletableFuture<EchoConnection> created =
+        connect(peer)
+            .thenApply(
+                c -> {
+                  EchoClientHandler h = new EchoClientHandler(ticker);
+                  c.channel().pipeline().addLast("echo", h);
+                  c.channel().closeFuture().addListener(f -> echoes.remove(peer));
+                  return new EchoConnection(c.channel(), h, new AtomicBoolean(true));
+                });
+    if (existing == null ? echoes.putIfAbsent(peer, created) != null
+        : !echoes.replace(peer, existing, created)) {
+      return echoConnection(peer);
+    }
+    return created;
+  }
+
+  private static boolean isUsable(CompletableFuture<EchoConnection> f) {
+    return !f.isCompletedExceptionally() && f.join().channel().isActive();
+  }
+
+  private void dropEcho(InetSocketAddress peer) {
+    CompletableFuture<EchoConnection> f = echoes.remove(peer);
+    if (f != null) {
+      f.thenAccept(ec -> ec.channel().close());
+    }
+  }
+
+  /** Registers a channel, then times its connect from the event loop. */
+  private CompletableFuture<Connected> connect(InetSocketAddress peer) {
+    CompletableFuture<Connected> result = new CompletableFuture<>();
+    Bootstrap b =
+        new Bootstrap()
+            .group(group)
+            .channel(NioSocketChannel.class)
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(
+                ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                (int) Math.min(Integer.MAX_VALUE, options.timeout().toMillis()))
+            .option(
+                ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+            .handler(new ChannelInboundHandlerAdapter());
+    ChannelFuture registered = b.register();
+    registered.addListener(
+        rf -> {
+          if (!rf.isSuccess()) {
+            result.completeExceptionally(rf.cause());
+            return;
+          }
+          Channel ch = registered.channel();
+          // Timed on the event loop that completes the connect, so no thread hand-off is in it.
+          long start = ticker.nanoTime();
+          ch.connect(peer)
+              .addListener(
+                  cf -> {
+                    long took = ticker.nanoTime() - start;
+                    if (cf.isSuccess()) {
+                      result.complete(new Connected(ch, took));
+                    } else {
+                      ch.close();
+                      result.completeExceptionally(
+                          new IOException("cannot connect to " + peer, cf.cause()));
+                    }
+                  });
+        });
+    return result;
+  }
+
+  @Override
+  public void close() {
+    for (InetSocketAddress peer : echoes.keySet()) {
+      dropEcho(peer);
+    }
+  }
+}
