@@ -5,9 +5,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.Registration;
 import org.netweather.runtime.Addresses;
 import org.netweather.runtime.DaemonServer;
+import org.netweather.runtime.NamedThreadFactory;
 
 /**
  * The nameserver daemon: opens its state, serves it over gRPC and registers itself (with a
@@ -20,6 +24,7 @@ import org.netweather.runtime.DaemonServer;
  * }</pre>
  */
 public final class NameserverServer implements AutoCloseable {
+  private static final long SELF_TTL_SECONDS = 300;
   private final Nameserver nameserver;
   private final DaemonServer server;
 
@@ -41,13 +46,19 @@ public final class NameserverServer implements AutoCloseable {
       throw e;
     }
     String host = props.host.isEmpty() ? Addresses.localHostName() : props.host;
-    // Eternal in practice: the nameserver's own record lives as long as it does.
-    ns.register(Registration.newBuilder()
+    Registration self = Registration.newBuilder()
         .setName("nameserver@" + host)
         .setKind("nameserver")
         .setAddress(host + ":" + server.getPort())
         .putAttributes("host", host)
-        .build(), Nameserver.MAX_TTL_SECONDS);
+        .build();
+    ns.register(self, SELF_TTL_SECONDS);
+    // The nameserver is its own registry: it renews its record itself, well within the TTL.
+    ScheduledExecutorService renew = Executors.newSingleThreadScheduledExecutor(
+        new NamedThreadFactory("nameserver-self"));
+    renew.scheduleWithFixedDelay(() -> ns.register(self, SELF_TTL_SECONDS),
+        SELF_TTL_SECONDS / 3, SELF_TTL_SECONDS / 3, TimeUnit.SECONDS);
+    server.closeAfter(renew::shutdownNow);
     return new NameserverServer(ns, server);
   }
 
