@@ -16,11 +16,14 @@ import picocli.CommandLine.Command;
         UpCommand.class,
         NameserverCommand.class,
         MemoryCommand.class,
+        ForecasterCommand.class,
         HostsCommand.class,
         HostsCommand.SearchCommand.class,
         SeriesCommand.class,
         HistoryCommand.class,
         PutCommand.class,
+        ForecastCommand.class,
+        EvaluateCommand.class,
     })
 public final class Nws implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

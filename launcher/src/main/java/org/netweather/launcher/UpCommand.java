@@ -6,6 +6,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.netweather.forecaster.ForecasterProperties;
+import org.netweather.forecaster.ForecasterServer;
 import org.netweather.memoryhost.MemoryHostProperties;
 import org.netweather.memoryhost.MemoryHostServer;
 import org.netweather.nameserver.NameserverProperties;
@@ -33,6 +35,9 @@ final class UpCommand implements Callable<Integer> {
   @Option(names = "--memory-port", defaultValue = "8050")
   int memoryPort;
 
+  @Option(names = "--forecaster-port", defaultValue = "8070")
+  int forecasterPort;
+
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
 
   @Override
@@ -54,8 +59,17 @@ final class UpCommand implements Callable<Integer> {
       MemoryHostServer memory = MemoryHostServer.start(mp, NettyServerBuilder.forPort(mp.port));
       running.push(memory);
 
+      ForecasterProperties fp = new ForecasterProperties();
+      fp.port = forecasterPort;
+      fp.host = host;
+      fp.nameserver = host + ":" + ns.getPort();
+      ForecasterServer forecaster = ForecasterServer.start(fp,
+          NettyServerBuilder.forPort(fp.port), ForecasterServer::plaintext);
+      running.push(forecaster);
+
       System.err.println("NetWeather is up: nameserver " + host + ":" + ns.getPort()
-          + ", memory-host " + host + ":" + memory.getPort() + ", data in " + dataDir
+          + ", memory-host " + host + ":" + memory.getPort() + ", forecaster " + host + ":"
+          + forecaster.getPort() + ", data in " + dataDir
           + ". Ctrl-C stops it.");
     } catch (Exception e) {
       stopAll();

@@ -1,0 +1,169 @@
+package org.netweather.forecaster;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import org.netweather.api.v1.Forecast;
+import org.netweather.api.v1.ForecastPointsRequest;
+import org.netweather.api.v1.ForecastUpdate;
+import org.netweather.api.v1.ForecasterGrpc;
+import org.netweather.api.v1.GetForecastRequest;
+import org.netweather.api.v1.GetForecastsRequest;
+import org.netweather.api.v1.GetForecastsResponse;
+import org.netweather.api.v1.Measurement;
+import org.netweather.forecaster.battery.Battery;
+import org.netweather.forecaster.battery.BatteryLayout;
+import org.netweather.model.SeriesName;
+import org.netweather.model.SeriesPattern;
+import org.netweather.runtime.Statuses;
+
+/** The {@code netweather.v1.Forecaster} gRPC service over {@link SeriesForecasts}. */
+public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
+  static final int MAX_SERIES = 10_000;
+  static final int MAX_POINTS = 100_000;
+
+  private final SeriesForecasts forecasts;
+  private final BatteryLayout layout;
+
+  public ForecasterService(SeriesForecasts forecasts, BatteryLayout layout) {
+    this.forecasts = forecasts;
+    this.layout = layout;
+  }
+
+  @Override
+  public void getForecast(GetForecastRequest req, StreamObserver<Forecast> out) {
+    Statuses.respond(out, () -> {
+      String problem = SeriesName.problem(req.getSeries());
+      if (problem != null) {
+        throw new IllegalArgumentException("series: " + problem);
+      }
+      return Forecasts.toProto(forecasts.get(req.getSeries()).orElseThrow(
+          () -> Statuses.notFound("series '" + req.getSeries() + "' has no measurements here")),
+          req.getCriterion());
+    });
+  }
+
+  @Override
+  public void getForecasts(GetForecastsRequest req, StreamObserver<GetForecastsResponse> out) {
+    Statuses.respond(out, () -> {
+      GetForecastsResponse.Builder b = GetForecastsResponse.newBuilder();
+      for (SeriesPattern p : patterns(req)) {
+        List<SeriesForecasts.Snapshot> found = forecasts.matching(p);
+        if (found.isEmpty()) {
+          b.addNotFound(p.toString());
+        }
+        for (SeriesForecasts.Snapshot s : found) {
+          b.addForecasts(Forecasts.toProto(s, req.getCriterion()));
+        }
+      }
+      return b.build();
+    });
+  }
+
+  private static List<SeriesPattern> patterns(GetForecastsRequest req) {
+    if (req.getSeriesCount() == 0) {
+      throw new IllegalArgumentException("series is empty: name series or patterns");
+    }
+    if (req.getSeriesCount() > MAX_SERIES) {
+      throw new IllegalArgumentException("series has " + req.getSeriesCount()
+          + " entries; at most " + MAX_SERIES);
+    }
+    List<SeriesPattern> out = new ArrayList<>();
+    for (String s : req.getSeriesList()) {
+      SeriesPattern p = SeriesPattern.parse(s);
+      if (p.isExact()) {
+        String problem = SeriesName.problem(s);
+        if (problem != null) {
+          throw new IllegalArgumentException("series: " + problem);
+        }
+      }
+      out.add(p);
+    }
+    return out;
+  }
+
+  @Override
+  public void watchForecasts(GetForecastsRequest req, StreamObserver<ForecastUpdate> out) {
+    List<SeriesPattern> patterns;
+    try {
+      patterns = patterns(req);
+    } catch (IllegalArgumentException e) {
+      out.onError(Statuses.toStatus(e));
+      return;
+    }
+    ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
+    CoalescingStream stream = new CoalescingStream(call);
+    SeriesForecasts.Listener listener = s -> {
+      for (SeriesPattern p : patterns) {
+        if (p.matches(s.series())) {
+          stream.offer(s.series(), Forecasts.toProto(s, req.getCriterion()));
+          return;
+        }
+      }
+    };
+    call.setOnCancelHandler(() -> forecasts.removeListener(listener));
+    call.setOnReadyHandler(stream::drain);
+    forecasts.addListener(listener);
+    for (SeriesPattern p : patterns) {
+      for (SeriesForecasts.Snapshot s : forecasts.matching(p)) {
+        stream.offer(s.series(), Forecasts.toProto(s, req.getCriterion()));
+      }
+    }
+  }
+
+  @Override
+  public void forecastPoints(ForecastPointsRequest req, StreamObserver<Forecast> out) {
+    Statuses.respond(out, () -> {
+      if (req.getPointsCount() == 0) {
+        throw new IllegalArgumentException("points is empty");
+      }
+      if (req.getPointsCount() > MAX_POINTS) {
+        throw new IllegalArgumentException("points has " + req.getPointsCount()
+            + " entries; at most " + MAX_POINTS);
+      }
+      Battery battery = layout.newBattery();
+      Measurement last = null;
+      for (int i = 0; i < req.getPointsCount(); i++) {
+        Measurement m = req.getPoints(i);
+        if (!Double.isFinite(m.getValue())) {
+          throw new IllegalArgumentException("points[" + i + "].value " + m.getValue()
+              + " must be finite");
+        }
+        battery.observe(m.getValue());
+        last = m;
+      }
+      return Forecasts.toProto(req.getSeries(),
+          battery.forecast(Forecasts.criterion(req.getCriterion())), last.getTimestampMs(),
+          last.getValue());
+    });
+  }
+
+  /**
+   * Keeps at most one pending forecast per series for a watcher that cannot keep up: a newer
+   * forecast replaces an unsent older one, so a slow reader costs bounded memory and always
+   * gets the latest.
+   */
+  private static final class CoalescingStream {
+    private final ServerCallStreamObserver<ForecastUpdate> call;
+    private final LinkedHashMap<String, Forecast> pending = new LinkedHashMap<>();
+
+    CoalescingStream(ServerCallStreamObserver<ForecastUpdate> call) {
+      this.call = call;
+    }
+
+    synchronized void offer(String series, Forecast f) {
+      pending.remove(series);
+      pending.put(series, f);
+      drain();
+    }
+
+    synchronized void drain() {
+      while (!pending.isEmpty() && call.isReady() && !call.isCancelled()) {
+        String first = pending.keySet().iterator().next();
+        call.onNext(ForecastUpdate.newBuilder().setForecast(pending.remove(first)).build());
+      }
+    }
+  }
+}

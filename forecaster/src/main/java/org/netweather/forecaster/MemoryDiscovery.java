@@ -1,0 +1,87 @@
+package org.netweather.forecaster;
+
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.netweather.api.v1.NameserverGrpc;
+import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SearchRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one {@link MemoryFollower} per memory-host registered with the nameserver, polling the
+ * registry; a memory-host that moves to a new address gets a new follower. A follower stays
+ * while its memory-host is briefly absent, so its series resume when it returns.
+ */
+final class MemoryDiscovery implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MemoryDiscovery.class);
+
+  private final NameserverGrpc.NameserverBlockingStub nameserver;
+  private final Function<String, ManagedChannel> channels;
+  private final SeriesForecasts forecasts;
+  private final ScheduledExecutorService scheduler;
+  private final Map<String, Followed> followed = new HashMap<>();
+  private ScheduledFuture<?> task;
+
+  private record Followed(String address, ManagedChannel channel, MemoryFollower follower) {}
+
+  MemoryDiscovery(io.grpc.Channel nameserver, Function<String, ManagedChannel> channels,
+      SeriesForecasts forecasts, ScheduledExecutorService scheduler) {
+    this.nameserver = NameserverGrpc.newBlockingStub(nameserver);
+    this.channels = channels;
+    this.forecasts = forecasts;
+    this.scheduler = scheduler;
+  }
+
+  synchronized MemoryDiscovery start(long periodMs) {
+    task = scheduler.scheduleWithFixedDelay(this::poll, 0, periodMs, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  synchronized void poll() {
+    try {
+      for (Registration r : nameserver.withDeadlineAfter(5, TimeUnit.SECONDS)
+          .search(SearchRequest.newBuilder().setFilter("(kind=memory)").build())
+          .getRegistrationsList()) {
+        Followed f = followed.get(r.getName());
+        if (f != null && f.address().equals(r.getAddress())) {
+          continue;
+        }
+        if (f != null) {
+          stop(f);
+        }
+        ManagedChannel ch = channels.apply(r.getAddress());
+        MemoryFollower follower = new MemoryFollower(r.getName(), ch, forecasts, scheduler);
+        followed.put(r.getName(), new Followed(r.getAddress(), ch, follower));
+        log.info("following memory-host {} at {}", r.getName(), r.getAddress());
+        follower.start();
+      }
+    } catch (StatusRuntimeException e) {
+      log.debug("nameserver unreachable: {}", e.getStatus());
+    }
+  }
+
+  synchronized int following() {
+    return followed.size();
+  }
+
+  private static void stop(Followed f) {
+    f.follower().close();
+    f.channel().shutdownNow();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (task != null) {
+      task.cancel(false);
+    }
+    followed.values().forEach(MemoryDiscovery::stop);
+    followed.clear();
+  }
+}

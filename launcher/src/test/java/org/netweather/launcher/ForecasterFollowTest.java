@@ -1,0 +1,177 @@
+package org.netweather.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.Forecast;
+import org.netweather.api.v1.ForecasterGrpc;
+import org.netweather.api.v1.GetForecastRequest;
+import org.netweather.api.v1.GetForecastsRequest;
+import org.netweather.api.v1.Measurement;
+import org.netweather.api.v1.MemoryHostGrpc;
+import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SeriesPoints;
+import org.netweather.forecaster.ForecasterProperties;
+import org.netweather.forecaster.ForecasterServer;
+import org.netweather.memoryhost.MeasurementStore;
+import org.netweather.memoryhost.MemoryHostService;
+import org.netweather.nameserver.Nameserver;
+import org.netweather.nameserver.NameserverService;
+
+/**
+ * The forecaster follows a memory-host in-process: forecasts follow appends, and after the
+ * memory-host is killed and comes back, its series resume.
+ */
+class ForecasterFollowTest {
+  @TempDir Path dir;
+  private final ExecutorService watchPool = Executors.newFixedThreadPool(2);
+  private Nameserver ns;
+  private Server nsServer;
+  private MeasurementStore store;
+  private Server memServer;
+  private ForecasterServer forecaster;
+  private ManagedChannel client;
+  private long t0;
+
+  /** Addresses are in-process server names with a dummy port. */
+  private static ManagedChannel inProcess(String address) {
+    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':')))
+        .build();
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
+    nsServer = InProcessServerBuilder.forName("ns").addService(new NameserverService(ns)).build()
+        .start();
+    ns.register(Registration.newBuilder().setName("memory@m1").setKind("memory")
+        .setAddress("m1:1").build(), 3600);
+    startMemory();
+    ForecasterProperties p = new ForecasterProperties();
+    p.nameserver = "ns:1";
+    p.host = "f";
+    p.discoveryMs = 100;
+    p.burnIn = 10;
+    forecaster = ForecasterServer.start(p, InProcessServerBuilder.forName("forecaster"),
+        ForecasterFollowTest::inProcess);
+    client = InProcessChannelBuilder.forName("forecaster").build();
+    t0 = System.currentTimeMillis() - 3_600_000;
+  }
+
+  private void startMemory() throws Exception {
+    store = MeasurementStore.open(dir.resolve("mem"), 1000, Clock.systemUTC(), watchPool);
+    memServer = InProcessServerBuilder.forName("m1")
+        .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+  }
+
+  private void killMemory() throws Exception {
+    memServer.shutdownNow();
+    memServer.awaitTermination(5, TimeUnit.SECONDS);
+    store.close();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    client.shutdownNow();
+    forecaster.close();
+    killMemory();
+    nsServer.shutdownNow();
+    ns.close();
+    watchPool.shutdownNow();
+  }
+
+  private void append(String series, int from, int to, double value) {
+    ManagedChannel ch = InProcessChannelBuilder.forName("m1").build();
+    try {
+      SeriesPoints.Builder b = SeriesPoints.newBuilder().setSeries(series);
+      for (int i = from; i < to; i++) {
+        b.addPoints(Measurement.newBuilder().setTimestampMs(t0 + i * 1000L).setValue(value));
+      }
+      MemoryHostGrpc.newBlockingStub(ch).append(AppendRequest.newBuilder().addBatches(b).build());
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+
+  private Forecast forecast(String series) {
+    return ForecasterGrpc.newBlockingStub(client).getForecast(
+        GetForecastRequest.newBuilder().setSeries(series).build());
+  }
+
+  @Test
+  void forecasts_followAppends_andResumeAfterMemoryHostRestart() throws Exception {
+    // History stored before the forecaster saw anything warms the battery up.
+    append("cpu.availability:a", 0, 50, 0.25);
+    await(() -> count("cpu.availability:a") == 50);
+    assertEquals(0.25, forecast("cpu.availability:a").getValue(), 1e-9);
+
+    append("cpu.availability:a", 50, 150, 0.75);
+    await(() -> count("cpu.availability:a") == 150);
+    Forecast f = forecast("cpu.availability:a");
+    assertEquals(0.75, f.getValue(), 0.05);
+    assertEquals(t0 + 149_000, f.getLast().getTimestampMs());
+    assertTrue(f.getMethod().length() > 0);
+
+    killMemory();
+    startMemory();
+    append("cpu.availability:a", 150, 160, 0.5);
+    append("memory.free:a", 0, 5, 1024);
+    await(() -> count("cpu.availability:a") == 160 && count("memory.free:a") == 5);
+
+    List<Forecast> all = ForecasterGrpc.newBlockingStub(client).getForecasts(
+        GetForecastsRequest.newBuilder().addSeries("*:a").addSeries("tcp.*").build())
+        .getForecastsList();
+    assertEquals(2, all.size());
+    assertEquals(List.of("tcp.*"), ForecasterGrpc.newBlockingStub(client).getForecasts(
+        GetForecastsRequest.newBuilder().addSeries("*:a").addSeries("tcp.*").build())
+        .getNotFoundList());
+  }
+
+  @Test
+  void unknownSeries_isNotFound_andMalformedIsInvalid() {
+    StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
+        StatusRuntimeException.class, () -> forecast("cpu.availability:nowhere"));
+    assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
+    e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+        () -> forecast("nocolon"));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+    e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+        () -> ForecasterGrpc.newBlockingStub(client).getForecasts(
+            GetForecastsRequest.getDefaultInstance()));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+  }
+
+  private long count(String series) {
+    try {
+      return forecast(series).getCount();
+    } catch (StatusRuntimeException e) {
+      return -1;
+    }
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 20_000;
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.currentTimeMillis() < deadline, "timed out");
+      Thread.sleep(20);
+    }
+  }
+}
