@@ -1,0 +1,108 @@
+package org.netweather.proxy;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.grpc.ManagedChannel;
+import io.grpc.ServerBuilder;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.netweather.api.v1.Registration;
+import org.netweather.runtime.Addresses;
+import org.netweather.runtime.DaemonServer;
+import org.netweather.runtime.NamedThreadFactory;
+import org.netweather.runtime.Registrar;
+
+/**
+ * The proxy daemon for one cluster: discovers the cluster's hosts, follows the forecaster into a
+ * {@link ClusterCache}, serves snapshots, and registers as kind {@code proxy} with
+ * {@code cluster=NAME}.
+ *
+ * <pre>{@code
+ * try (ProxyServer p = ProxyServer.start(props, ServerBuilder.forPort(props.port), channels)) {
+ *   p.awaitTermination();
+ * }
+ * }</pre>
+ */
+public final class ProxyServer implements AutoCloseable {
+  private final DaemonServer server;
+  private final ClusterCache cache;
+
+  private ProxyServer(DaemonServer server, ClusterCache cache) {
+    this.server = server;
+    this.cache = cache;
+  }
+
+  /**
+   * @param channels opens channels to the nameserver and the forecaster; they are owned
+   */
+  public static ProxyServer start(ProxyProperties props, ServerBuilder<?> builder,
+      Function<String, ManagedChannel> channels) throws IOException {
+    String problem = org.netweather.model.SeriesName.nameProblem("cluster", props.cluster);
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
+    }
+    // Discovery, stream restarts, refreshes and snapshot watchers: short tasks on a small pool.
+    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2,
+        new NamedThreadFactory("proxy-sched"));
+    ManagedChannel ns = channels.apply(props.nameserver);
+    ForecastFollower[] follower = new ForecastFollower[1];
+    ClusterCache.Settings defaults = ClusterCache.Settings.defaults();
+    ClusterCache cache = new ClusterCache(props.cluster,
+        new ClusterCache.Settings(props.staleFactor, props.minStaleMs, props.defaultStaleMs,
+            defaults.refreshAfter(), defaults.expireAfter(), defaults.rebuildMs()),
+        series -> follower[0].fetch(series), scheduler, Ticker.systemTicker(),
+        System::currentTimeMillis);
+    follower[0] = new ForecastFollower(ns, channels, cache, scheduler);
+    DaemonServer server = new DaemonServer("proxy", builder,
+        List.of(new ProxyService(cache, scheduler)));
+    server.closeAfter(scheduler::shutdownNow);
+    server.closeAfter(ns::shutdownNow);
+    server.closeAfter(follower[0]);
+    try {
+      server.start();
+    } catch (IOException e) {
+      server.close();
+      throw e;
+    }
+    HostDiscovery hosts = new HostDiscovery(ns, props.cluster, props.hosts);
+    scheduler.scheduleWithFixedDelay(() -> {
+      List<String> now = hosts.hosts(cache.hosts());
+      if (!now.equals(cache.hosts())) {
+        cache.setHosts(now);
+        follower[0].restart();
+      }
+    }, 0, props.discoveryMs, TimeUnit.MILLISECONDS);
+    String host = props.host.isEmpty() ? Addresses.localHostName() : props.host;
+    Registrar registrar = new Registrar(ns, Registration.newBuilder()
+        .setName("proxy-" + props.cluster + "@" + host)
+        .setKind("proxy")
+        .setAddress(host + ":" + server.getPort())
+        .putAttributes("host", host)
+        .putAttributes("cluster", props.cluster)
+        .build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
+    server.closeAfter(registrar);
+    registrar.start();
+    return new ProxyServer(server, cache);
+  }
+
+  public int getPort() {
+    return server.getPort();
+  }
+
+  public ClusterCache cache() {
+    return cache;
+  }
+
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
