@@ -5,6 +5,8 @@ import org.netweather.clients.cli.HistoryCommand;
 import org.netweather.clients.cli.HostsCommand;
 import org.netweather.clients.cli.PutCommand;
 import org.netweather.clients.cli.SeriesCommand;
+import org.netweather.clients.cli.SnapshotCommand;
+import org.netweather.clients.cli.StatusCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,6 +19,7 @@ import picocli.CommandLine.Command;
         NameserverCommand.class,
         MemoryCommand.class,
         ForecasterCommand.class,
+        ProxyCommand.class,
         HostsCommand.class,
         HostsCommand.SearchCommand.class,
         SeriesCommand.class,
@@ -24,6 +27,8 @@ import picocli.CommandLine.Command;
         PutCommand.class,
         ForecastCommand.class,
         EvaluateCommand.class,
+        SnapshotCommand.class,
+        StatusCommand.class,
     })
 public final class Nws implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -4,6 +4,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.netweather.forecaster.ForecasterProperties;
@@ -12,6 +13,8 @@ import org.netweather.memoryhost.MemoryHostProperties;
 import org.netweather.memoryhost.MemoryHostServer;
 import org.netweather.nameserver.NameserverProperties;
 import org.netweather.nameserver.NameserverServer;
+import org.netweather.proxy.ProxyProperties;
+import org.netweather.proxy.ProxyServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -37,6 +40,13 @@ final class UpCommand implements Callable<Integer> {
 
   @Option(names = "--forecaster-port", defaultValue = "8070")
   int forecasterPort;
+
+  @Option(names = "--proxy-port", defaultValue = "8080")
+  int proxyPort;
+
+  @Option(names = "--cluster", defaultValue = "local",
+      description = "Cluster name of this machine (default: ${DEFAULT-VALUE}).")
+  String cluster;
 
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
 
@@ -67,9 +77,20 @@ final class UpCommand implements Callable<Integer> {
           NettyServerBuilder.forPort(fp.port), ForecasterServer::plaintext);
       running.push(forecaster);
 
+      ProxyProperties pp = new ProxyProperties();
+      pp.port = proxyPort;
+      pp.host = host;
+      pp.nameserver = host + ":" + ns.getPort();
+      pp.cluster = cluster;
+      pp.hosts = List.of(host);
+      ProxyServer proxy = ProxyServer.start(pp, NettyServerBuilder.forPort(pp.port),
+          ForecasterServer::plaintext);
+      running.push(proxy);
+
       System.err.println("NetWeather is up: nameserver " + host + ":" + ns.getPort()
           + ", memory-host " + host + ":" + memory.getPort() + ", forecaster " + host + ":"
-          + forecaster.getPort() + ", data in " + dataDir
+          + forecaster.getPort() + ", proxy " + host + ":" + proxy.getPort() + " (cluster "
+          + cluster + "), data in " + dataDir
           + ". Ctrl-C stops it.");
     } catch (Exception e) {
       stopAll();
