@@ -52,9 +52,12 @@ public final class DaemonServer implements AutoCloseable {
     return this;
   }
 
-  /** The bound port; useful when the daemon was asked for port 0. */
+  /**
+   * The bound port; useful when the daemon was asked for port 0. An in-process server has no
+   * port and reports 0, so its advertised {@code name:0} address is still well-formed.
+   */
   public int getPort() {
-    return server.getPort();
+    return Math.max(0, server.getPort());
   }
 
   public String name() {

@@ -1,0 +1,142 @@
+package org.netweather.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.ClusterSnapshot;
+import org.netweather.api.v1.GetSnapshotRequest;
+import org.netweather.api.v1.HostSnapshot;
+import org.netweather.api.v1.Measurement;
+import org.netweather.api.v1.MemoryHostGrpc;
+import org.netweather.api.v1.ProxyGrpc;
+import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SeriesPoints;
+import org.netweather.forecaster.ForecasterProperties;
+import org.netweather.forecaster.ForecasterServer;
+import org.netweather.memoryhost.MeasurementStore;
+import org.netweather.memoryhost.MemoryHostService;
+import org.netweather.nameserver.Nameserver;
+import org.netweather.nameserver.NameserverService;
+import org.netweather.proxy.ProxyProperties;
+import org.netweather.proxy.ProxyServer;
+
+/** The proxy keeps serving its cluster across a forecaster restart, in-process. */
+class ProxyForecasterRestartTest {
+  @TempDir Path dir;
+  private final ExecutorService pool = Executors.newFixedThreadPool(2);
+  private Nameserver ns;
+  private Server nsServer;
+  private MeasurementStore store;
+  private Server memServer;
+  private ForecasterServer forecaster;
+  private ProxyServer proxy;
+  private ManagedChannel client;
+
+  private static ManagedChannel inProcess(String address) {
+    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':')))
+        .build();
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
+    nsServer = InProcessServerBuilder.forName("ns2").addService(new NameserverService(ns))
+        .build().start();
+    ns.register(Registration.newBuilder().setName("memory@m").setKind("memory")
+        .setAddress("m2:1").build(), 3600);
+    store = MeasurementStore.open(dir.resolve("mem"), 1000, Clock.systemUTC(), pool);
+    memServer = InProcessServerBuilder.forName("m2")
+        .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+    forecaster = startForecaster();
+    ProxyProperties pp = new ProxyProperties();
+    pp.nameserver = "ns2:1";
+    pp.cluster = "c";
+    pp.hosts = List.of("a", "b");
+    pp.host = "p";
+    pp.discoveryMs = 100;
+    proxy = ProxyServer.start(pp, InProcessServerBuilder.forName("proxy2"),
+        ProxyForecasterRestartTest::inProcess);
+    client = InProcessChannelBuilder.forName("proxy2").build();
+  }
+
+  private ForecasterServer startForecaster() throws Exception {
+    ForecasterProperties fp = new ForecasterProperties();
+    fp.nameserver = "ns2:1";
+    fp.host = "f2";
+    fp.discoveryMs = 100;
+    return ForecasterServer.start(fp, InProcessServerBuilder.forName("f2"),
+        ProxyForecasterRestartTest::inProcess);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    client.shutdownNow();
+    proxy.close();
+    forecaster.close();
+    memServer.shutdownNow().awaitTermination();
+    store.close();
+    nsServer.shutdownNow().awaitTermination();
+    ns.close();
+    pool.shutdownNow();
+  }
+
+  private void put(String series, double value) {
+    ManagedChannel ch = InProcessChannelBuilder.forName("m2").build();
+    try {
+      MemoryHostGrpc.newBlockingStub(ch).append(AppendRequest.newBuilder().addBatches(
+          SeriesPoints.newBuilder().setSeries(series).addPoints(Measurement.newBuilder()
+              .setTimestampMs(System.currentTimeMillis()).setValue(value))).build());
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+
+  private HostSnapshot host(String name) {
+    ClusterSnapshot s = ProxyGrpc.newBlockingStub(client).getSnapshot(
+        GetSnapshotRequest.newBuilder().setCluster("c").build());
+    return s.getHostsList().stream().filter(h -> h.getHost().equals(name)).findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void snapshot_followsForecasts_acrossForecasterRestart() throws Exception {
+    put("cpu.availability:a", 0.25);
+    await(() -> host("a").getCpuAvailability().getValue() == 0.25);
+    ClusterSnapshot s = ProxyGrpc.newBlockingStub(client).getSnapshot(
+        GetSnapshotRequest.getDefaultInstance());
+    assertEquals(List.of("a->b", "b->a"), s.getMissingPairsList());
+    assertTrue(!s.getHosts(0).getCpuAvailability().getStale());
+
+    forecaster.close();
+    Thread.sleep(200);
+    forecaster = startForecaster();
+    Thread.sleep(5);
+    put("cpu.availability:a", 0.75);
+    put("memory.free:b", 512);
+    await(() -> host("a").getCpuAvailability().getValue() != 0.25
+        && host("b").getMemoryFree().getValue() == 512);
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.currentTimeMillis() < deadline, "timed out");
+      Thread.sleep(50);
+    }
+  }
+}
