@@ -28,7 +28,8 @@ import java.util.Locale;
  *       a briefly unstable fit cannot forecast absurd values.
  * </ol>
  *
- * <p>Cost O(p^2) per measurement, about 2 (p+1)^2 multiply-adds; state O(p^2).
+ * <p>Cost O(p^2) per measurement, about 2 (p+1)^2 multiply-adds; P is symmetric, so only its
+ * upper triangle is stored and updated ((p+1)(p+2)/2 doubles: 153 for AR(16)).
  */
 final class AutoRegressive implements Predictor {
   /** Forgetting factor of the standard members: an effective memory of about 1000 steps. */
@@ -46,9 +47,12 @@ final class AutoRegressive implements Predictor {
   private final double[] regressor; // [1, z(t), z(t-1), ...]
   private final double[] covariance; // size x size, row-major
   private final double[] gain;
-  private final double[] raw; // the first warmup values, then unused
+  private final double invForgetting;
+  private double[] raw; // the first warmup values; dropped once the fit starts
+  private double fitted; // w . phi in scaled units: the standing forecast before clamping
   private double offset;
   private double scale = 1;
+  private double invScale = 1;
   private double last = Double.NaN;
   private double forecast = Double.NaN;
   private long seen;
@@ -64,11 +68,12 @@ final class AutoRegressive implements Predictor {
     this.size = order + 1;
     this.forgetting = forgetting;
     this.warmup = Math.max(2 * order, 16);
-    this.name =
-        "ar" + order + "-rls" + (forgetting == DEFAULT_FORGETTING ? "" : "-" + trimZeros(forgetting));
+    String suffix = forgetting == DEFAULT_FORGETTING ? "" : "-" + trimZeros(forgetting);
+    this.name = "ar" + order + "-rls" + suffix;
     this.weights = new double[size];
     this.regressor = new double[size];
-    this.covariance = new double[size * size];
+    this.covariance = new double[size * (size + 1) / 2];
+    this.invForgetting = 1 / forgetting;
     this.gain = new double[size];
     this.raw = new double[warmup];
   }
@@ -85,9 +90,11 @@ final class AutoRegressive implements Predictor {
       return;
     }
     seen++;
-    double z = (value - offset) / scale;
+    double z = (value - offset) * invScale;
     update(z);
-    System.arraycopy(regressor, 1, regressor, 2, order - 1);
+    for (int i = order; i > 1; i--) {
+      regressor[i] = regressor[i - 1];
+    }
     regressor[1] = z;
     forecast = clampedForecast();
   }
@@ -104,10 +111,10 @@ final class AutoRegressive implements Predictor {
 
   @Override
   public long stateBytes() {
-    return StateBytes.object(4 * 4 + 8 + 4 * 5 + 8 * 5)
+    return StateBytes.object(4 * 3 + 8 * 2 + 4 * 6 + 8 * 7)
         + 3 * StateBytes.doubles(size)
-        + StateBytes.doubles(size * size)
-        + StateBytes.doubles(warmup);
+        + StateBytes.doubles(covariance.length)
+        + (raw == null ? 0 : StateBytes.doubles(warmup));
   }
 
   private void start() {
@@ -123,51 +130,67 @@ final class AutoRegressive implements Predictor {
     spread /= warmup;
     offset = mean;
     scale = spread > 0 ? spread : Math.abs(mean) > 0 ? Math.abs(mean) : 1;
+    invScale = 1 / scale;
     resetFit();
     regressor[0] = 1;
     for (int lag = 0; lag < order; lag++) {
-      regressor[1 + lag] = (raw[warmup - 1 - lag] - offset) / scale;
+      regressor[1 + lag] = (raw[warmup - 1 - lag] - offset) * invScale;
     }
+    raw = null;
     forecast = clampedForecast();
   }
 
   private void resetFit() {
     Arrays.fill(weights, 0);
     Arrays.fill(covariance, 0);
-    for (int i = 0; i < size; i++) {
-      covariance[i * size + i] = PRIOR;
+    for (int i = 0, k = 0; i < size; k += size - i, i++) {
+      covariance[k] = PRIOR; // diagonal entry (i, i) of the packed upper triangle
     }
   }
 
   private void update(double z) {
-    double[] p = covariance;
+    int n = size;
+    double[] p = covariance; // upper triangle of the symmetric P, packed row by row
     double[] phi = regressor;
+    double[] u = gain;
+    // u = P phi, reading each stored entry once for both of its positions.
+    for (int i = 0; i < n; i++) {
+      u[i] = 0;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      double phiI = phi[i];
+      double s = p[k++] * phiI;
+      for (int j = i + 1; j < n; j++) {
+        double pij = p[k++];
+        s += pij * phi[j];
+        u[j] += pij * phiI;
+      }
+      u[i] += s;
+    }
     double denominator = forgetting;
-    for (int i = 0; i < size; i++) {
-      double s = 0;
-      int row = i * size;
-      for (int j = 0; j < size; j++) {
-        s += p[row + j] * phi[j];
-      }
-      gain[i] = s; // u = P phi for now
-      denominator += phi[i] * s;
+    for (int i = 0; i < n; i++) {
+      denominator += phi[i] * u[i];
     }
-    double error = z - dot(weights, phi);
+    double error = z - fitted; // fitted = w . phi, computed with the last forecast
     double inverse = 1 / denominator;
-    double invForgetting = 1 / forgetting;
     double trace = 0;
-    for (int i = 0; i < size; i++) {
-      double ki = gain[i] * inverse;
+    // P = (P - u u' / denominator) / lambda; w += u * error / denominator.
+    k = 0;
+    for (int i = 0; i < n; i++) {
+      double ki = u[i] * inverse;
       weights[i] += ki * error;
-      int row = i * size;
-      for (int j = 0; j < size; j++) {
-        p[row + j] = (p[row + j] - ki * gain[j]) * invForgetting;
+      double diagonal = (p[k] - ki * u[i]) * invForgetting;
+      p[k++] = diagonal;
+      trace += diagonal;
+      for (int j = i + 1; j < n; j++) {
+        p[k] = (p[k] - ki * u[j]) * invForgetting;
+        k++;
       }
-      trace += p[row + i];
     }
-    if (!(trace <= MAX_MEAN_DIAGONAL * size)) {
+    if (!(trace <= MAX_MEAN_DIAGONAL * n)) {
       if (Double.isFinite(trace) && trace > 0) {
-        double shrink = MAX_MEAN_DIAGONAL * size / trace;
+        double shrink = MAX_MEAN_DIAGONAL * n / trace;
         for (int i = 0; i < p.length; i++) {
           p[i] *= shrink;
         }
@@ -175,36 +198,29 @@ final class AutoRegressive implements Predictor {
         resetFit(); // numerically broken: start the fit over
       }
     }
-    if (!Double.isFinite(dot(weights, weights))) {
+    if (!Double.isFinite(weights[0])) {
       resetFit();
     }
   }
 
   private double clampedForecast() {
-    double lo = Double.POSITIVE_INFINITY;
-    double hi = Double.NEGATIVE_INFINITY;
-    double z = 0;
-    for (int i = 0; i < size; i++) {
-      z += weights[i] * regressor[i];
-    }
+    double[] phi = regressor;
+    double z = weights[0] * phi[0];
+    double lo = phi[1];
+    double hi = phi[1];
     for (int i = 1; i < size; i++) {
-      lo = Math.min(lo, regressor[i]);
-      hi = Math.max(hi, regressor[i]);
+      double v = phi[i];
+      z += weights[i] * v;
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
     }
-    double range = hi - lo;
+    fitted = z;
     if (!Double.isFinite(z)) {
+      fitted = 0;
       return last;
     }
-    z = Math.max(lo - range, Math.min(hi + range, z));
-    return offset + scale * z;
-  }
-
-  private static double dot(double[] a, double[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += a[i] * b[i];
-    }
-    return s;
+    double range = hi - lo;
+    return offset + scale * Math.max(lo - range, Math.min(hi + range, z));
   }
 
   private static String trimZeros(double x) {

@@ -205,8 +205,12 @@ public final class Battery {
     if (count == layout.burnIn() + 1) {
       memberErrors.copyTotals(baseline);
     }
-    extended.choose(
-        memberForecasts, eligible ? members.length : faithfulCount, eligible ? baseline : null);
+    extended.chooseWidening(
+        memberForecasts,
+        faithful,
+        faithfulCount,
+        eligible ? members.length : faithfulCount,
+        eligible ? baseline : null);
     for (int c = 0; c < 2; c++) {
       servedExtended[c] =
           extended.totalErrors().total(c, c) < faithful.totalErrors().total(c, c);

@@ -11,15 +11,15 @@ import java.util.Arrays;
  * absolute errors instead and update each window sum by adding the newest error and subtracting
  * the one leaving the window. Same numbers, smaller state: the ring holds one {@code float} per
  * forecaster and step, and the squared error is the square of that float computed in double,
- * which is exact (24-bit mantissa squared fits in 53 bits). Each window sum therefore adds and
+ * which is exact (a 24-bit mantissa squared fits in 53 bits). Each window sum therefore adds and
  * later subtracts exactly the same values; only double rounding can drift, and the sums are
  * rebuilt from the ring every {@value #REBUILD_EVERY} steps to stop even that. Whole-history
  * sums use the unrounded errors.
  *
- * <p>Layout is flat and row-major so one step touches a few contiguous rows:
- * {@code ring[row][forecaster]}, {@code windowed[window][metric][forecaster]}. Cost per step:
- * O(forecasters x windows) additions, plus the rebuild amortized to O(forecasters); no
- * allocation.
+ * <p>Layout is flat and row-major so one step touches a few contiguous rows: {@code
+ * ring[row][forecaster]}, {@code squares[window][forecaster]}, {@code absolutes[window]
+ * [forecaster]}. Cost per step: O(forecasters x windows) additions, plus the rebuild amortized
+ * to O(forecasters); no allocation.
  */
 final class ErrorLedger {
   static final int SQUARED = 0;
@@ -30,9 +30,12 @@ final class ErrorLedger {
   private final int[] windows;
   private final int span; // ring rows = longest window
   private final double[] totals; // [metric][forecaster]
-  private final double[] windowed; // [window][metric][forecaster]
+  private final double[] squares; // [window][forecaster]
+  private final double[] absolutes; // [window][forecaster]
   private final float[] ring; // [row][forecaster], absolute errors
-  private final double[] fresh; // this step's errors as stored: [metric][forecaster]
+  private final double[] freshSquares; // this step's errors as stored in the ring
+  private final double[] freshAbsolutes;
+  private int head; // ring row of the next step
   private long steps;
 
   /** Tracks {@code count} forecasters over the given ascending window lengths (may be none). */
@@ -46,9 +49,11 @@ final class ErrorLedger {
     this.windows = windows.clone();
     this.span = windows.length == 0 ? 0 : windows[windows.length - 1];
     this.totals = new double[2 * count];
-    this.windowed = new double[windows.length * 2 * count];
+    this.squares = new double[windows.length * count];
+    this.absolutes = new double[windows.length * count];
     this.ring = new float[span * count];
-    this.fresh = span == 0 ? new double[0] : new double[2 * count];
+    this.freshSquares = new double[span == 0 ? 0 : count];
+    this.freshAbsolutes = new double[span == 0 ? 0 : count];
   }
 
   int count() {
@@ -62,10 +67,12 @@ final class ErrorLedger {
 
   /** Scores {@code forecasts[0..count)} against the measurement that has just arrived. */
   void record(double[] forecasts, double actual) {
-    for (int i = 0; i < count; i++) {
+    double[] t = totals;
+    int n = count;
+    for (int i = 0; i < n; i++) {
       double error = Math.abs(actual - forecasts[i]);
-      totals[i] += error * error;
-      totals[count + i] += error;
+      t[i] += error * error;
+      t[n + i] += error;
     }
     if (span > 0) {
       recordWindows(forecasts, actual);
@@ -74,60 +81,43 @@ final class ErrorLedger {
   }
 
   private void recordWindows(double[] forecasts, double actual) {
-    int width = 2 * count;
-    for (int i = 0; i < count; i++) {
+    int n = count;
+    double[] fs = freshSquares;
+    double[] fa = freshAbsolutes;
+    for (int i = 0; i < n; i++) {
       double e = (float) Math.abs(actual - forecasts[i]);
-      fresh[i] = e * e;
-      fresh[count + i] = e;
+      fs[i] = e * e;
+      fa[i] = e;
     }
+    float[] r = ring;
+    double[] sq = squares;
+    double[] ab = absolutes;
     for (int w = 0; w < windows.length; w++) {
-      int base = w * width;
+      int base = w * n;
       if (steps >= windows[w]) {
         // The error leaving this window; for the longest window that is the row about to be
         // overwritten, which is why the ring is written last.
-        int old = (int) ((steps - windows[w]) % span) * count;
-        for (int i = 0; i < count; i++) {
-          double e = ring[old + i];
-          windowed[base + i] += fresh[i] - e * e;
-          windowed[base + count + i] += fresh[count + i] - e;
+        int oldRow = head - windows[w];
+        int old = (oldRow < 0 ? oldRow + span : oldRow) * n;
+        for (int i = 0; i < n; i++) {
+          double e = r[old + i];
+          sq[base + i] += fs[i] - e * e;
+          ab[base + i] += fa[i] - e;
         }
       } else {
-        for (int k = 0; k < width; k++) {
-          windowed[base + k] += fresh[k];
+        for (int i = 0; i < n; i++) {
+          sq[base + i] += fs[i];
+          ab[base + i] += fa[i];
         }
       }
     }
-    int row = (int) (steps % span) * count;
-    for (int i = 0; i < count; i++) {
-      ring[row + i] = (float) fresh[count + i];
+    int row = head * n;
+    for (int i = 0; i < n; i++) {
+      r[row + i] = (float) fa[i];
     }
+    head = head + 1 == span ? 0 : head + 1;
     if ((steps + 1) % REBUILD_EVERY == 0) {
       rebuild(steps + 1);
-    }
-  }
-
-  /** Recomputes every window sum from the ring, newest row first, after {@code done} steps. */
-  private void rebuild(long done) {
-    int width = 2 * count;
-    Arrays.fill(windowed, 0);
-    double[] running = fresh; // scratch: record() refills it every step
-    Arrays.fill(running, 0);
-    int w = 0;
-    long available = Math.min(done, span);
-    for (int age = 0; age < available && w < windows.length; age++) {
-      int row = (int) ((done - 1 - age) % span) * count;
-      for (int i = 0; i < count; i++) {
-        double e = ring[row + i];
-        running[i] += e * e;
-        running[count + i] += e;
-      }
-      while (w < windows.length && windows[w] == age + 1) {
-        System.arraycopy(running, 0, windowed, w * width, width);
-        w++;
-      }
-    }
-    for (; w < windows.length; w++) { // windows longer than the history hold all of it
-      System.arraycopy(running, 0, windowed, w * width, width);
     }
   }
 
@@ -138,7 +128,7 @@ final class ErrorLedger {
 
   /** Sum of the metric's errors of forecaster {@code i} over the last {@code windows[w]} steps. */
   double windowed(int metric, int w, int i) {
-    return windowed[(w * 2 + metric) * count + i];
+    return (metric == SQUARED ? squares : absolutes)[w * count + i];
   }
 
   /**
@@ -148,10 +138,13 @@ final class ErrorLedger {
    */
   int argminTotal(int metric, int from, int to, double[] baseline) {
     int offset = metric * count;
+    if (baseline == null) {
+      return argmin(totals, offset, from, to);
+    }
     int best = from;
     double bestSum = Double.POSITIVE_INFINITY;
     for (int i = from; i < to; i++) {
-      double sum = totals[offset + i] - (baseline == null ? 0 : baseline[offset + i]);
+      double sum = totals[offset + i] - baseline[offset + i];
       if (sum < bestSum) {
         bestSum = sum;
         best = i;
@@ -162,17 +155,12 @@ final class ErrorLedger {
 
   /** The forecaster in [from, to) with the lowest error over window {@code w}; ties go low. */
   int argminWindow(int metric, int w, int from, int to) {
-    int offset = (w * 2 + metric) * count;
-    int best = from;
-    double bestSum = Double.POSITIVE_INFINITY;
-    for (int i = from; i < to; i++) {
-      double sum = windowed[offset + i];
-      if (sum < bestSum) {
-        bestSum = sum;
-        best = i;
-      }
-    }
-    return best;
+    return argmin(metric == SQUARED ? squares : absolutes, w * count, from, to);
+  }
+
+  /** Error over window {@code w} (or the whole history if w < 0) of forecaster {@code i}. */
+  double sum(int metric, int w, int i) {
+    return w < 0 ? total(metric, i) : windowed(metric, w, i);
   }
 
   /** Copies the current totals into {@code into} (length {@code 2 * count}). */
@@ -181,11 +169,55 @@ final class ErrorLedger {
   }
 
   long stateBytes() {
-    return StateBytes.object(4 * 7 + 8)
+    return StateBytes.object(4 * 9 + 4 + 4 + 8)
         + StateBytes.ints(windows.length)
         + StateBytes.doubles(totals.length)
-        + StateBytes.doubles(fresh.length)
-        + StateBytes.doubles(windowed.length)
+        + 2 * StateBytes.doubles(freshSquares.length)
+        + 2 * StateBytes.doubles(squares.length)
         + StateBytes.floats(ring.length);
+  }
+
+  private static int argmin(double[] sums, int offset, int from, int to) {
+    int best = from;
+    double bestSum = Double.POSITIVE_INFINITY;
+    for (int i = from; i < to; i++) {
+      double sum = sums[offset + i];
+      if (sum < bestSum) {
+        bestSum = sum;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /** Recomputes every window sum from the ring, newest row first, after {@code done} steps. */
+  private void rebuild(long done) {
+    int n = count;
+    Arrays.fill(squares, 0);
+    Arrays.fill(absolutes, 0);
+    double[] runSquares = freshSquares; // scratch: recordWindows() refills them every step
+    double[] runAbsolutes = freshAbsolutes;
+    Arrays.fill(runSquares, 0);
+    Arrays.fill(runAbsolutes, 0);
+    int w = 0;
+    long available = Math.min(done, span);
+    for (int age = 0; age < available && w < windows.length; age++) {
+      int rowIndex = head - 1 - age;
+      int row = (rowIndex < 0 ? rowIndex + span : rowIndex) * n;
+      for (int i = 0; i < n; i++) {
+        double e = ring[row + i];
+        runSquares[i] += e * e;
+        runAbsolutes[i] += e;
+      }
+      while (w < windows.length && windows[w] == age + 1) {
+        System.arraycopy(runSquares, 0, squares, w * n, n);
+        System.arraycopy(runAbsolutes, 0, absolutes, w * n, n);
+        w++;
+      }
+    }
+    for (; w < windows.length; w++) { // windows longer than the history hold all of it
+      System.arraycopy(runSquares, 0, squares, w * n, n);
+      System.arraycopy(runAbsolutes, 0, absolutes, w * n, n);
+    }
   }
 }

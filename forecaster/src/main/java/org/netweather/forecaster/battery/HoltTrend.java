@@ -19,7 +19,8 @@ final class HoltTrend implements Predictor {
 
   HoltTrend(double levelGain, double trendGain) {
     if (!(levelGain > 0 && levelGain <= 1 && trendGain > 0 && trendGain <= 1)) {
-      throw new IllegalArgumentException("gains must be in (0, 1]: " + levelGain + ", " + trendGain);
+      throw new IllegalArgumentException(
+          "gains must be in (0, 1]: " + levelGain + ", " + trendGain);
     }
     this.levelGain = levelGain;
     this.trendGain = trendGain;

@@ -61,6 +61,21 @@ final class NwsSelection {
    */
   void choose(double[] memberForecasts, int eligible, double[] baseline) {
     selectors.choose(eligible, baseline);
+    finishChoice(memberForecasts);
+  }
+
+  /**
+   * Like {@link #choose}, reusing the choices {@code narrower} has just made over members
+   * [0, narrowTo) of the same ledger (see {@link SelectorLayer#chooseWidening}).
+   */
+  void chooseWidening(
+      double[] memberForecasts, NwsSelection narrower, int narrowTo, int eligible,
+      double[] baseline) {
+    selectors.chooseWidening(narrower.selectors, narrowTo, eligible, baseline);
+    finishChoice(memberForecasts);
+  }
+
+  private void finishChoice(double[] memberForecasts) {
     selectors.forecasts(memberForecasts, selectorForecasts);
     totals.choose(RULES, null);
     totals.forecasts(selectorForecasts, totalForecasts);

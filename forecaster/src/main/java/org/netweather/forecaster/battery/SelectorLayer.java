@@ -59,6 +59,35 @@ final class SelectorLayer {
     }
   }
 
+  /**
+   * Re-chooses like {@link #choose} among [from, to), reusing the choices {@code narrower} (the
+   * same rules over the same ledger) has just made among [from, narrowTo): for a window rule
+   * the best of the wider range is the better of that choice and the best of [narrowTo, to),
+   * ties to the former, which is exactly what a full scan would find. Whole-history rules
+   * counted from a baseline differ from the narrower ones and are scanned in full.
+   */
+  void chooseWidening(SelectorLayer narrower, int narrowTo, int to, double[] baseline) {
+    for (int j = 0; j < choices.length; j++) {
+      int metric = metrics[j];
+      int window = windows[j];
+      if (window == WHOLE_HISTORY && baseline != null) {
+        choices[j] = source.argminTotal(metric, from, to, baseline);
+        continue;
+      }
+      int best = narrower.choices[j];
+      if (to > narrowTo) {
+        int other =
+            window == WHOLE_HISTORY
+                ? source.argminTotal(metric, narrowTo, to, null)
+                : source.argminWindow(metric, window, narrowTo, to);
+        if (source.sum(metric, window, other) < source.sum(metric, window, best)) {
+          best = other;
+        }
+      }
+      choices[j] = best;
+    }
+  }
+
   /** Writes each rule's forecast: the forecast of the forecaster it follows. */
   void forecasts(double[] sourceForecasts, double[] out) {
     for (int j = 0; j < choices.length; j++) {

@@ -10,22 +10,24 @@ package org.netweather.forecaster.battery;
  * order, so the oldest entry (the one to evict) is always the first of its run of equals and is
  * found by one binary search.
  *
- * <p>Cost per {@link #add}: a binary search (O(log capacity) comparisons) plus one array shift of
- * at most {@code capacity} entries. For the windows of the NWS battery (capacity 5, 31 and 51)
- * that shift moves at most 408 bytes, which beats any pointer-based order-statistics structure;
- * it is O(capacity) all the same, so do not use this class for windows much beyond a hundred.
- * Queries over the whole window are O(1) (median) or O(capacity) (trimmed mean); queries over a
- * shorter suffix walk the sorted array, O(capacity).
+ * <p>Cost per {@link #add}: a binary search for the evicted entry (O(log capacity)) and one
+ * slide of the new value from there to its place, moving the entries in between: O(capacity)
+ * in the worst case, about a third of it on average. For the windows of the NWS battery
+ * (capacity 5, 31 and 51) that is at most 51 moves within 1.2 KB, cheaper in practice than any
+ * pointer-based order-statistics tree, but it is O(capacity), so do not use this class for
+ * windows much beyond a hundred. Queries over the whole window are O(1) (median) or
+ * O(capacity) (trimmed mean); queries over a shorter suffix walk the sorted array, O(capacity).
  *
  * <p>Several predictors may share one window (see {@link WindowPool}); {@link #offer} makes the
  * first of them to see a measurement add it and the others skip it.
  */
 final class SortedWindow {
   private final int capacity;
-  private final double[] ring; // arrival order: the value with arrival number a is at a % capacity
+  private final double[] ring; // arrival order; ring[head] is the oldest once full
   private final double[] sorted; // ascending; ties in arrival order
   private final int[] arrivals; // arrival number of sorted[i]; int arithmetic wraps harmlessly
   private int size;
+  private int head; // next ring slot to write
   private long added; // measurements added so far
 
   SortedWindow(int capacity) {
@@ -63,28 +65,36 @@ final class SortedWindow {
   }
 
   void add(double value) {
-    int slot = (int) (added % capacity);
-    int position;
+    int arrival = (int) added;
+    int i;
     if (size == capacity) {
-      int evict = lowerBound(ring[slot], size);
-      // Slide the tail left over the evicted entry, then insert as usual.
-      System.arraycopy(sorted, evict + 1, sorted, evict, size - evict - 1);
-      System.arraycopy(arrivals, evict + 1, arrivals, evict, size - evict - 1);
-      size--;
+      // Overwrite the evicted entry, then slide the new value to its place: one pass over the
+      // entries between the two positions instead of a removal shift plus an insertion shift.
+      i = lowerBound(ring[head]);
+      while (i + 1 < size && sorted[i + 1] <= value) {
+        sorted[i] = sorted[i + 1];
+        arrivals[i] = arrivals[i + 1];
+        i++;
+      }
+    } else {
+      i = size++;
     }
-    position = upperBound(value, size);
-    System.arraycopy(sorted, position, sorted, position + 1, size - position);
-    System.arraycopy(arrivals, position, arrivals, position + 1, size - position);
-    sorted[position] = value;
-    arrivals[position] = (int) added;
-    size++;
-    ring[slot] = value;
+    while (i > 0 && sorted[i - 1] > value) {
+      sorted[i] = sorted[i - 1];
+      arrivals[i] = arrivals[i - 1];
+      i--;
+    }
+    sorted[i] = value;
+    arrivals[i] = arrival;
+    ring[head] = value;
+    head = head + 1 == capacity ? 0 : head + 1;
     added++;
   }
 
   /** The value that arrived {@code age} measurements ago (0 = newest); age < size. */
   double recent(int age) {
-    return ring[(int) ((added - 1 - age) % capacity)];
+    int slot = head - 1 - age;
+    return ring[slot < 0 ? slot + capacity : slot];
   }
 
   /**
@@ -131,54 +141,60 @@ final class SortedWindow {
       return;
     }
     int newest = (int) (added - 1);
+    // Keys (count << 1 | counted): entry i is the r-th (1-based) of the last n exactly when
+    // its running count becomes r while it is counted itself. Comparing one int per target keeps
+    // the loop free of unpredictable branches; only the rare hits branch.
+    int lo0 = key((n0 + 1) >> 1);
+    int hi0 = key((n0 >> 1) + 1);
+    int lo1 = key((n1 + 1) >> 1);
+    int hi1 = key((n1 >> 1) + 1);
+    int lo2 = key((n2 + 1) >> 1);
+    int hi2 = key((n2 >> 1) + 1);
     int c0 = 0;
     int c1 = 0;
     int c2 = 0;
     double l0 = 0;
     double l1 = 0;
     double l2 = 0;
-    int lo0 = (n0 - 1) >> 1;
-    int hi0 = n0 >> 1;
-    int lo1 = (n1 - 1) >> 1;
-    int hi1 = n1 >> 1;
-    int lo2 = (n2 - 1) >> 1;
-    int hi2 = n2 >> 1;
-    // Stop as soon as all three upper middles are found, typically a little past the middle.
     int pending = 3;
     for (int i = 0; i < size && pending > 0; i++) {
       int age = newest - arrivals[i];
       double v = sorted[i];
-      if (age < n0) {
-        if (c0 == lo0) {
-          l0 = v;
-        }
-        if (c0 == hi0) {
-          out[0] = (l0 + v) * 0.5;
-          pending--;
-        }
-        c0++;
+      int q0 = (age - n0) >>> 31; // 1 if this entry is among the last n0
+      int q1 = (age - n1) >>> 31;
+      int q2 = (age - n2) >>> 31;
+      c0 += q0;
+      c1 += q1;
+      c2 += q2;
+      int key0 = c0 << 1 | q0;
+      int key1 = c1 << 1 | q1;
+      int key2 = c2 << 1 | q2;
+      if (key0 == lo0) {
+        l0 = v;
       }
-      if (age < n1) {
-        if (c1 == lo1) {
-          l1 = v;
-        }
-        if (c1 == hi1) {
-          out[1] = (l1 + v) * 0.5;
-          pending--;
-        }
-        c1++;
+      if (key0 == hi0) {
+        out[0] = (l0 + v) * 0.5;
+        pending--;
       }
-      if (age < n2) {
-        if (c2 == lo2) {
-          l2 = v;
-        }
-        if (c2 == hi2) {
-          out[2] = (l2 + v) * 0.5;
-          pending--;
-        }
-        c2++;
+      if (key1 == lo1) {
+        l1 = v;
+      }
+      if (key1 == hi1) {
+        out[1] = (l1 + v) * 0.5;
+        pending--;
+      }
+      if (key2 == lo2) {
+        l2 = v;
+      }
+      if (key2 == hi2) {
+        out[2] = (l2 + v) * 0.5;
+        pending--;
       }
     }
+  }
+
+  private static int key(int rank) {
+    return rank << 1 | 1;
   }
 
   /**
@@ -214,31 +230,17 @@ final class SortedWindow {
   }
 
   long stateBytes() {
-    return StateBytes.object(4 + 4 + 4 + 4 + 4 + 8)
+    return StateBytes.object(4 * 4 + 4 + 4 + 8)
         + 2 * StateBytes.doubles(capacity)
         + StateBytes.ints(capacity);
   }
 
-  private int lowerBound(double value, int length) {
+  private int lowerBound(double value) {
     int lo = 0;
-    int hi = length;
+    int hi = size;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (sorted[mid] < value) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-
-  private int upperBound(double value, int length) {
-    int lo = 0;
-    int hi = length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sorted[mid] <= value) {
         lo = mid + 1;
       } else {
         hi = mid;
