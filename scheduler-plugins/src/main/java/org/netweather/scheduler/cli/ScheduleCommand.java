@@ -1,0 +1,56 @@
+package org.netweather.scheduler.cli;
+
+import java.util.concurrent.Callable;
+import org.netweather.scheduler.SchedulerPluginProvider;
+import org.netweather.scheduler.SchedulerPluginRegistry;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IModelTransformer;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nws schedule NAME ...}: runs a scheduler plugin. The subcommands are not listed here:
+ * they are added when the command is built, one per provider in the default
+ * {@link SchedulerPluginRegistry} (the built-in plugins are registered first), so a plugin on the
+ * class path appears without changes to the launcher.
+ *
+ * <pre>{@code
+ * @Command(name = "nws", subcommands = {ScheduleCommand.class, ...})
+ * }</pre>
+ */
+@Command(name = "schedule", modelTransformer = ScheduleCommand.Plugins.class,
+    description = "Run a scheduler plugin over NetWeather forecasts (nws schedule NAME --help).")
+public final class ScheduleCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().getErr().println("nws schedule: name a plugin: "
+        + String.join(", ", spec.subcommands().keySet()));
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return 2;
+  }
+
+  /** The default registry with NetWeather's own plugins registered by hand. */
+  public static SchedulerPluginRegistry registry() {
+    SchedulerPluginRegistry registry = SchedulerPluginRegistry.getDefaultRegistry();
+    // Registering twice is a no-op, so this is safe to call for every command built.
+    registry.register(new JacobiPluginProvider());
+    registry.register(new TreePluginProvider());
+    return registry;
+  }
+
+  /** Adds one subcommand per registered plugin while picocli builds the command. */
+  public static final class Plugins implements IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec spec) {
+      for (SchedulerPluginProvider p : registry().providers()) {
+        if (!spec.subcommands().containsKey(p.name())) {
+          spec.addSubcommand(p.name(), new CommandLine(p.newCommand()));
+        }
+      }
+      return spec;
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Interference-aware scheduling of independent tasks on a tree overlay, after Kreaseck, Carter,
+ * Casanova, Ferrante and Nandy, "Interference-Aware Scheduling" (seed 001; reconstructed, with
+ * the seed's errata, in {@code shared/specs/schedulers.md} §2).
+ *
+ * <ul>
+ *   <li>{@link org.netweather.scheduler.tree.InterferenceFit} and
+ *       {@link org.netweather.scheduler.tree.InterferenceCalibration}: interference rates from
+ *       measurements (§2a.1), with the corrected calibration formula.
+ *   <li>{@link org.netweather.scheduler.tree.ChildPriority}: which children a parent serves
+ *       first and which it never serves, for multi-port and single-port sends.
+ *   <li>{@link org.netweather.scheduler.tree.ThroughputBound}: the steady-state bound on tasks
+ *       per second (§2a.2).
+ *   <li>{@link org.netweather.scheduler.tree.TaskFarmSimulator}: a discrete-event simulation of
+ *       the paper's autonomous protocols.
+ *   <li>{@link org.netweather.scheduler.tree.TreeReader}: the tree file format.
+ *   <li>{@link org.netweather.scheduler.tree.ApplicationSweep}: the paper's 18 application types.
+ * </ul>
+ *
+ * <h2>Units</h2>
+ *
+ * Task sizes in MB and transfer rates in MB/s (the paper's units; MB = 10^6 bytes is assumed,
+ * only ratios matter), compute rates in compute units per second (the paper's diagonals of a
+ * 1024×1024 matrix), interference rates as fractions of the compute rate per MB/s. The seed's
+ * Table 4 caption says "percent" but the values are fractions (schedulers.md §2a.3 #4).
+ */
+package org.netweather.scheduler.tree;

@@ -1,0 +1,144 @@
+package org.netweather.sensor.daemon;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.Measurement;
+import org.netweather.api.v1.SeriesAssignment;
+import org.netweather.api.v1.SeriesPoints;
+import org.netweather.clients.NetWeatherClient;
+import org.netweather.sensor.spool.SpoolEntry;
+import org.netweather.sensor.spool.Spool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves spooled measurements to the memory-hosts the nameserver assigns their series, in
+ * batches, acknowledging them in the spool only once a memory-host has acknowledged them.
+ * Each memory-host is delivered to separately, so one that is down holds up only its own
+ * series; they wait in the spool and go when it returns (or when their series move).
+ */
+final class Delivery implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Delivery.class);
+  static final int BATCH = 1000;
+  private static final long MAX_BACKOFF_MS = 30_000;
+
+  private final Spool spool;
+  private final NetWeatherClient client;
+  private final ScheduledExecutorService scheduler;
+  private final Map<String, String> addressOf = new HashMap<>();
+  private ScheduledFuture<?> task;
+  private long backoffMs;
+  private long nextTryMs;
+  private volatile long delivered;
+
+  Delivery(Spool spool, NetWeatherClient client, ScheduledExecutorService scheduler) {
+    this.spool = spool;
+    this.client = client;
+    this.scheduler = scheduler;
+  }
+
+  synchronized Delivery start(long periodMs) {
+    task = scheduler.scheduleWithFixedDelay(this::deliverSafely, periodMs, periodMs,
+        TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /** Asks for a delivery soon, e.g. after new measurements were spooled. */
+  void nudge() {
+    scheduler.execute(this::deliverSafely);
+  }
+
+  long delivered() {
+    return delivered;
+  }
+
+  private synchronized void deliverSafely() {
+    if (System.currentTimeMillis() < nextTryMs) {
+      return;
+    }
+    try {
+      while (deliverOnce() == BATCH) {
+        // keep going while full batches come out
+      }
+      backoffMs = 0;
+    } catch (StatusRuntimeException e) {
+      backoffMs = Math.max(500, Math.min(MAX_BACKOFF_MS, backoffMs * 2));
+      nextTryMs = System.currentTimeMillis() + backoffMs;
+      log.debug("delivery failed ({}); retrying in {} ms", e.getStatus(), backoffMs);
+    } catch (IOException | RuntimeException e) {
+      log.error("delivery failed", e);
+    }
+  }
+
+  /** Delivers one batch; returns how many entries it took from the spool. */
+  int deliverOnce() throws IOException {
+    List<SpoolEntry> batch = spool.unacknowledged(BATCH);
+    if (batch.isEmpty()) {
+      return 0;
+    }
+    List<String> unknown = new ArrayList<>();
+    for (SpoolEntry e : batch) {
+      if (!addressOf.containsKey(e.series()) && !unknown.contains(e.series())) {
+        unknown.add(e.series());
+      }
+    }
+    if (!unknown.isEmpty()) {
+      for (SeriesAssignment a : client.assign(unknown)) {
+        addressOf.put(a.getSeries(), a.getAddress());
+      }
+    }
+    Map<String, List<SpoolEntry>> byHost = new LinkedHashMap<>();
+    for (SpoolEntry e : batch) {
+      byHost.computeIfAbsent(addressOf.get(e.series()), k -> new ArrayList<>()).add(e);
+    }
+    StatusRuntimeException failure = null;
+    for (Map.Entry<String, List<SpoolEntry>> h : byHost.entrySet()) {
+      Map<String, SeriesPoints.Builder> bySeries = new LinkedHashMap<>();
+      for (SpoolEntry e : h.getValue()) {
+        bySeries.computeIfAbsent(e.series(), s -> SeriesPoints.newBuilder().setSeries(s))
+            .addPoints(Measurement.newBuilder().setTimestampMs(e.timestampMs())
+                .setValue(e.value()));
+      }
+      AppendRequest.Builder req = AppendRequest.newBuilder();
+      bySeries.values().forEach(req::addBatches);
+      try {
+        client.memoryHost(h.getKey()).append(req.build());
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
+          // A measurement the memory-host will never take would block the spool forever.
+          log.error("memory-host {} refused {} measurements: {}; dropping them", h.getKey(),
+              h.getValue().size(), e.getStatus().getDescription());
+          spool.acknowledge(h.getValue().stream().mapToLong(SpoolEntry::seq).toArray());
+          continue;
+        }
+        // Ask the nameserver again next time: the series may have moved.
+        h.getValue().forEach(x -> addressOf.remove(x.series()));
+        failure = e;
+        continue;
+      }
+      spool.acknowledge(h.getValue().stream().mapToLong(SpoolEntry::seq).toArray());
+      delivered += h.getValue().size();
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return batch.size();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (task != null) {
+      task.cancel(false);
+    }
+  }
+}
