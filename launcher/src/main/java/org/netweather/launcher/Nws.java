@@ -7,6 +7,7 @@ import org.netweather.clients.cli.PutCommand;
 import org.netweather.clients.cli.SeriesCommand;
 import org.netweather.clients.cli.SnapshotCommand;
 import org.netweather.clients.cli.StatusCommand;
+import org.netweather.scheduler.cli.ScheduleCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Command;
         EvaluateCommand.class,
         SnapshotCommand.class,
         StatusCommand.class,
+        ScheduleCommand.class,
     })
 public final class Nws implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -67,6 +67,12 @@ final class AdaptiveMedian implements Predictor {
   }
 
   @Override
+  public double update(double value) {
+    observe(value); // this class is final: both calls inline here
+    return predict();
+  }
+
+  @Override
   public double predict() {
     return candidates[1];
   }

@@ -91,12 +91,18 @@ final class AutoRegressive implements Predictor {
     }
     seen++;
     double z = (value - offset) * invScale;
-    update(z);
+    rlsStep(z);
     for (int i = order; i > 1; i--) {
       regressor[i] = regressor[i - 1];
     }
     regressor[1] = z;
     forecast = clampedForecast();
+  }
+
+  @Override
+  public double update(double value) {
+    observe(value); // this class is final: both calls inline here
+    return predict();
   }
 
   @Override
@@ -148,7 +154,7 @@ final class AutoRegressive implements Predictor {
     }
   }
 
-  private void update(double z) {
+  private void rlsStep(double z) {
     int n = size;
     double[] p = covariance; // upper triangle of the symmetric P, packed row by row
     double[] phi = regressor;

@@ -51,7 +51,6 @@ public final class Battery {
   private final int faithfulCount;
   private final double[] memberForecasts;
   private final ErrorLedger memberErrors;
-  private final double[] baseline; // member totals when the extended members became eligible
   private final NwsSelection faithful;
   private final NwsSelection extended; // null when there are no extended members
   private final double[] servedForecasts = new double[2];
@@ -65,11 +64,11 @@ public final class Battery {
     this.members = members;
     this.faithfulCount = layout.faithfulCount();
     this.memberForecasts = new double[members.length];
-    this.memberErrors = new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS);
+    this.memberErrors =
+        new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS, faithfulCount);
     this.faithful = new NwsSelection(memberErrors);
     boolean any = members.length > faithfulCount;
     this.extended = any ? new NwsSelection(memberErrors) : null;
-    this.baseline = any ? new double[2 * members.length] : null;
     Arrays.fill(memberForecasts, Double.NaN);
     Arrays.fill(servedForecasts, Double.NaN);
   }
@@ -82,9 +81,10 @@ public final class Battery {
     if (count > 0) {
       score(value);
     }
-    for (int i = 0; i < members.length; i++) {
-      members[i].observe(value);
-      memberForecasts[i] = members[i].predict();
+    Predictor[] m = members;
+    double[] forecasts = memberForecasts;
+    for (int i = 0; i < m.length; i++) {
+      forecasts[i] = m[i].update(value);
     }
     count++;
     choose();
@@ -159,14 +159,14 @@ public final class Battery {
 
   /** Estimated heap bytes of this battery: members, error records and selection. */
   public long stateBytes() {
-    long bytes = StateBytes.object(4 * 11 + 8) + StateBytes.references(members.length);
+    long bytes = StateBytes.object(4 * 10 + 8) + StateBytes.references(members.length);
     for (Predictor p : members) {
       bytes += p.stateBytes();
     }
     bytes += StateBytes.doubles(memberForecasts.length) + memberErrors.stateBytes();
     bytes += faithful.stateBytes();
     if (extended != null) {
-      bytes += extended.stateBytes() + StateBytes.doubles(baseline.length);
+      bytes += extended.stateBytes();
     }
     bytes += StateBytes.doubles(2) + StateBytes.ints(1) + servedErrors.stateBytes();
     bytes += StateBytes.doubles(oracle.length);
@@ -195,7 +195,7 @@ public final class Battery {
   }
 
   private void choose() {
-    faithful.choose(memberForecasts, faithfulCount, null);
+    faithful.choose(memberForecasts);
     if (extended == null) {
       servedForecasts[0] = faithful.totalForecast(0);
       servedForecasts[1] = faithful.totalForecast(1);
@@ -203,14 +203,9 @@ public final class Battery {
     }
     boolean eligible = count > layout.burnIn();
     if (count == layout.burnIn() + 1) {
-      memberErrors.copyTotals(baseline);
+      memberErrors.markBaseline();
     }
-    extended.chooseWidening(
-        memberForecasts,
-        faithful,
-        faithfulCount,
-        eligible ? members.length : faithfulCount,
-        eligible ? baseline : null);
+    extended.chooseWidening(memberForecasts, faithful, eligible);
     for (int c = 0; c < 2; c++) {
       servedExtended[c] =
           extended.totalErrors().total(c, c) < faithful.totalErrors().total(c, c);

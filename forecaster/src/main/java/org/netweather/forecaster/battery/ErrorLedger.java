@@ -20,6 +20,15 @@ import java.util.Arrays;
  * ring[row][forecaster]}, {@code squares[window][forecaster]}, {@code absolutes[window]
  * [forecaster]}. Cost per step: O(forecasters x windows) additions, plus the rebuild amortized
  * to O(forecasters); no allocation.
+ *
+ * <p>Leaders. Selection needs, every step, the forecaster with the lowest sum for every metric
+ * and window, over two ranges of forecasters: [0, split) (the faithful members) and [split,
+ * count) (the extended ones), and over all of them counting from a baseline. Rather than have
+ * each of 2 x 16 selectors rescan the sums (what dominated the cost of selection), the ledger
+ * tracks those leaders in the same pass that updates the sums: the comparison is the one a
+ * separate scan would make (strictly lower wins, so ties go to the lower index), on the values
+ * just stored, so the leaders are exactly what {@link #argminWindow} and {@link #argminTotal}
+ * would return.
  */
 final class ErrorLedger {
   static final int SQUARED = 0;
@@ -27,6 +36,7 @@ final class ErrorLedger {
   private static final int REBUILD_EVERY = 1024;
 
   private final int count;
+  private final int split; // leaders are tracked over [0, split) and [split, count)
   private final int[] windows;
   private final int span; // ring rows = longest window
   private final double[] totals; // [metric][forecaster]
@@ -35,17 +45,33 @@ final class ErrorLedger {
   private final float[] ring; // [row][forecaster], absolute errors
   private final double[] freshSquares; // this step's errors as stored in the ring
   private final double[] freshAbsolutes;
+  private final int[] leaders; // [window + 1][metric][range]; window -1 is the whole history
+  private final int[] leadersSinceBaseline = new int[2]; // [metric], over [0, count)
+  private double[] baseline; // totals when markBaseline() was called
+  private boolean baselineMarked;
   private int head; // ring row of the next step
   private long steps;
 
   /** Tracks {@code count} forecasters over the given ascending window lengths (may be none). */
   ErrorLedger(int count, int[] windows) {
+    this(count, windows, count);
+  }
+
+  /**
+   * Like {@link #ErrorLedger(int, int[])}, tracking leaders over [0, split) and [split, count)
+   * separately.
+   */
+  ErrorLedger(int count, int[] windows, int split) {
+    if (split < 0 || split > count) {
+      throw new IllegalArgumentException("split must be in [0, count]: " + split);
+    }
     for (int i = 0; i < windows.length; i++) {
       if (windows[i] < 1 || (i > 0 && windows[i] <= windows[i - 1])) {
         throw new IllegalArgumentException("windows must be positive and ascending");
       }
     }
     this.count = count;
+    this.split = split;
     this.windows = windows.clone();
     this.span = windows.length == 0 ? 0 : windows[windows.length - 1];
     this.totals = new double[2 * count];
@@ -54,6 +80,12 @@ final class ErrorLedger {
     this.ring = new float[span * count];
     this.freshSquares = new double[span == 0 ? 0 : count];
     this.freshAbsolutes = new double[span == 0 ? 0 : count];
+    this.leaders = new int[(windows.length + 1) * 4];
+    // Sized now when there are two ranges (the battery marks it once), so state is constant.
+    this.baseline = split < count ? new double[totals.length] : null;
+    for (int k = 0; k < leaders.length; k++) {
+      leaders[k] = (k & 1) == 0 ? 0 : split; // what a scan of all-zero sums would find
+    }
   }
 
   int count() {
@@ -67,17 +99,40 @@ final class ErrorLedger {
 
   /** Scores {@code forecasts[0..count)} against the measurement that has just arrived. */
   void record(double[] forecasts, double actual) {
-    double[] t = totals;
-    int n = count;
-    for (int i = 0; i < n; i++) {
-      double error = Math.abs(actual - forecasts[i]);
-      t[i] += error * error;
-      t[n + i] += error;
+    recordTotals(forecasts, actual, 0, 0, split);
+    recordTotals(forecasts, actual, 1, split, count);
+    if (baselineMarked) {
+      leadersSinceBaseline[SQUARED] = argminTotal(SQUARED, 0, count, baseline);
+      leadersSinceBaseline[ABSOLUTE] = argminTotal(ABSOLUTE, 0, count, baseline);
     }
     if (span > 0) {
       recordWindows(forecasts, actual);
     }
     steps++;
+  }
+
+  private void recordTotals(double[] forecasts, double actual, int range, int from, int to) {
+    double[] t = totals;
+    int n = count;
+    int bestSquared = from;
+    int bestAbsolute = from;
+    long leastSquared = Long.MAX_VALUE;
+    long leastAbsolute = Long.MAX_VALUE;
+    for (int i = from; i < to; i++) {
+      double error = Math.abs(actual - forecasts[i]);
+      long squared = orderKey(t[i] += error * error);
+      long absolute = orderKey(t[n + i] += error);
+      // Selects, not branches: which forecaster leads is data, and a mispredicted branch per
+      // change of leader cost more than the rest of the update.
+      boolean lowerSquared = squared < leastSquared;
+      bestSquared = lowerSquared ? i : bestSquared;
+      leastSquared = lowerSquared ? squared : leastSquared;
+      boolean lowerAbsolute = absolute < leastAbsolute;
+      bestAbsolute = lowerAbsolute ? i : bestAbsolute;
+      leastAbsolute = lowerAbsolute ? absolute : leastAbsolute;
+    }
+    leaders[SQUARED * 2 + range] = bestSquared;
+    leaders[ABSOLUTE * 2 + range] = bestAbsolute;
   }
 
   private void recordWindows(double[] forecasts, double actual) {
@@ -94,22 +149,16 @@ final class ErrorLedger {
     double[] ab = absolutes;
     for (int w = 0; w < windows.length; w++) {
       int base = w * n;
+      int old = -1; // no error leaves a window that is not yet full
       if (steps >= windows[w]) {
         // The error leaving this window; for the longest window that is the row about to be
         // overwritten, which is why the ring is written last.
         int oldRow = head - windows[w];
-        int old = (oldRow < 0 ? oldRow + span : oldRow) * n;
-        for (int i = 0; i < n; i++) {
-          double e = r[old + i];
-          sq[base + i] += fs[i] - e * e;
-          ab[base + i] += fa[i] - e;
-        }
-      } else {
-        for (int i = 0; i < n; i++) {
-          sq[base + i] += fs[i];
-          ab[base + i] += fa[i];
-        }
+        old = (oldRow < 0 ? oldRow + span : oldRow) * n;
       }
+      int slot = (w + 1) * 4;
+      slideWindow(base, old, slot, 0, split);
+      slideWindow(base, old, slot + 1, split, n);
     }
     int row = head * n;
     for (int i = 0; i < n; i++) {
@@ -119,6 +168,90 @@ final class ErrorLedger {
     if ((steps + 1) % REBUILD_EVERY == 0) {
       rebuild(steps + 1);
     }
+  }
+
+  /**
+   * Adds this step's errors of forecasters [from, to) to window sums starting at {@code base},
+   * subtracting those of ring row {@code old} if it is not negative, and records the range's
+   * leaders at {@code leaders[slot]} (squared) and {@code leaders[slot + 2]} (absolute).
+   */
+  private void slideWindow(int base, int old, int slot, int from, int to) {
+    float[] r = ring;
+    double[] fs = freshSquares;
+    double[] fa = freshAbsolutes;
+    double[] sq = squares;
+    double[] ab = absolutes;
+    int bestSquared = from;
+    int bestAbsolute = from;
+    long leastSquared = Long.MAX_VALUE;
+    long leastAbsolute = Long.MAX_VALUE;
+    for (int i = from; i < to; i++) {
+      long squared;
+      long absolute;
+      if (old >= 0) {
+        double e = r[old + i];
+        squared = orderKey(sq[base + i] += fs[i] - e * e);
+        absolute = orderKey(ab[base + i] += fa[i] - e);
+      } else {
+        squared = orderKey(sq[base + i] += fs[i]);
+        absolute = orderKey(ab[base + i] += fa[i]);
+      }
+      boolean lowerSquared = squared < leastSquared;
+      bestSquared = lowerSquared ? i : bestSquared;
+      leastSquared = lowerSquared ? squared : leastSquared;
+      boolean lowerAbsolute = absolute < leastAbsolute;
+      bestAbsolute = lowerAbsolute ? i : bestAbsolute;
+      leastAbsolute = lowerAbsolute ? absolute : leastAbsolute;
+    }
+    leaders[slot] = bestSquared;
+    leaders[slot + 2] = bestAbsolute;
+  }
+
+  /**
+   * A long ordered as the double {@code x} is by {@code <}, for selecting the least sum without
+   * floating-point branches: the sign-magnitude bits made two's-complement (adding 0.0 turns
+   * -0.0 into 0.0, which {@code <} does not tell apart), and {@link Long#MAX_VALUE} for +inf and
+   * NaN, which {@code x < +inf} never lets lead, so neither ever beats the starting value here.
+   */
+  static long orderKey(double x) {
+    long bits = Double.doubleToRawLongBits(x + 0.0);
+    long key = bits ^ ((bits >> 63) & Long.MAX_VALUE);
+    return x < Double.POSITIVE_INFINITY ? key : Long.MAX_VALUE;
+  }
+
+  int split() {
+    return split;
+  }
+
+  /**
+   * The forecaster with the lowest error of {@code metric} over window {@code w} (or the whole
+   * history if w < 0) in range 0 ([0, split)) or 1 ([split, count)); the range's start if empty.
+   * Equal to {@link #argminWindow} or {@link #argminTotal} (without baseline) over that range.
+   */
+  int leader(int metric, int w, int range) {
+    return leaders[((w + 1) * 2 + metric) * 2 + range];
+  }
+
+  /**
+   * From now on, also track the leader over all forecasters of errors counted from here (see
+   * {@link #leaderSinceBaseline}).
+   */
+  void markBaseline() {
+    if (baseline == null) {
+      baseline = new double[totals.length];
+    }
+    copyTotals(baseline);
+    baselineMarked = true;
+    leadersSinceBaseline[SQUARED] = 0; // all differences are zero now
+    leadersSinceBaseline[ABSOLUTE] = 0;
+  }
+
+  /**
+   * The forecaster with the lowest error of {@code metric} since {@link #markBaseline}: equal to
+   * {@link #argminTotal} over [0, count) with the totals copied then.
+   */
+  int leaderSinceBaseline(int metric) {
+    return leadersSinceBaseline[metric];
   }
 
   /** Sum of the metric's errors of forecaster {@code i} over the whole history. */
@@ -169,8 +302,11 @@ final class ErrorLedger {
   }
 
   long stateBytes() {
-    return StateBytes.object(4 * 9 + 4 + 4 + 8)
+    return StateBytes.object(4 * 12 + 4 + 4 + 4 + 8 + 1)
         + StateBytes.ints(windows.length)
+        + StateBytes.ints(leaders.length)
+        + StateBytes.ints(2)
+        + (baseline == null ? 0 : StateBytes.doubles(totals.length))
         + StateBytes.doubles(totals.length)
         + 2 * StateBytes.doubles(freshSquares.length)
         + 2 * StateBytes.doubles(squares.length)
@@ -218,6 +354,13 @@ final class ErrorLedger {
     for (; w < windows.length; w++) { // windows longer than the history hold all of it
       System.arraycopy(runSquares, 0, squares, w * n, n);
       System.arraycopy(runAbsolutes, 0, absolutes, w * n, n);
+    }
+    for (w = 0; w < windows.length; w++) {
+      for (int metric = 0; metric < 2; metric++) {
+        int slot = ((w + 1) * 2 + metric) * 2;
+        leaders[slot] = argminWindow(metric, w, 0, split);
+        leaders[slot + 1] = argminWindow(metric, w, split, n);
+      }
     }
   }
 }

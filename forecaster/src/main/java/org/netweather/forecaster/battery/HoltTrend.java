@@ -39,6 +39,12 @@ final class HoltTrend implements Predictor {
   }
 
   @Override
+  public double update(double value) {
+    observe(value); // this class is final: both calls inline here
+    return predict();
+  }
+
+  @Override
   public double predict() {
     return level + trend;
   }

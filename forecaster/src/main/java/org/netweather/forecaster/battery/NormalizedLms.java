@@ -77,6 +77,12 @@ final class NormalizedLms implements Predictor {
   }
 
   @Override
+  public double update(double value) {
+    observe(value); // this class is final: both calls inline here
+    return predict();
+  }
+
+  @Override
   public double predict() {
     return last + forecastChange;
   }

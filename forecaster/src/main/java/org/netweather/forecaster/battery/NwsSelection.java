@@ -11,8 +11,8 @@ package org.netweather.forecaster.battery;
  * follows the selector with the lowest cumulative error of its kind and reports that value.
  *
  * <p>Everything chosen here is chosen after a measurement and scored on the next one, so no
- * level ever sees the value it is scored on. Cost per step: 16 scans of the member errors plus
- * two of the 16 selectors; no allocation.
+ * level ever sees the value it is scored on. Cost per step: O(16), the minima having been found
+ * by the error ledgers as they were updated; no allocation.
  */
 final class NwsSelection {
   /** Number of derived selectors. */
@@ -33,13 +33,12 @@ final class NwsSelection {
       int w = j % (RULES / 2);
       windows[j] = w == 0 ? SelectorLayer.WHOLE_HISTORY : w - 1;
     }
-    this.selectors = new SelectorLayer(memberErrors, metrics, windows, 0);
+    this.selectors = new SelectorLayer(memberErrors, metrics, windows);
     this.totals =
         new SelectorLayer(
             selectorErrors,
             new int[] {ErrorLedger.SQUARED, ErrorLedger.ABSOLUTE},
-            new int[] {SelectorLayer.WHOLE_HISTORY, SelectorLayer.WHOLE_HISTORY},
-            0);
+            new int[] {SelectorLayer.WHOLE_HISTORY, SelectorLayer.WHOLE_HISTORY});
   }
 
   /** Name of rule j: "min-mse", "min-mse-w1", ..., "min-mae-w100". */
@@ -55,29 +54,26 @@ final class NwsSelection {
     totalErrors.record(totalForecasts, actual);
   }
 
-  /**
-   * Re-chooses for the next step among members [0, eligible), whole-history rules counting
-   * member errors since {@code baseline} (or all, if null).
-   */
-  void choose(double[] memberForecasts, int eligible, double[] baseline) {
-    selectors.choose(eligible, baseline);
+  /** Re-chooses for the next step among the members of the ledger's first range. */
+  void choose(double[] memberForecasts) {
+    selectors.choose();
     finishChoice(memberForecasts);
   }
 
   /**
-   * Like {@link #choose}, reusing the choices {@code narrower} has just made over members
-   * [0, narrowTo) of the same ledger (see {@link SelectorLayer#chooseWidening}).
+   * Re-chooses for the next step among all members of the ledger if {@code eligible}, reusing
+   * the choices {@code narrower} has just made over the first range, whole-history rules
+   * counting from the ledger's baseline (see {@link SelectorLayer#chooseWidening}); otherwise
+   * takes the narrower choices.
    */
-  void chooseWidening(
-      double[] memberForecasts, NwsSelection narrower, int narrowTo, int eligible,
-      double[] baseline) {
-    selectors.chooseWidening(narrower.selectors, narrowTo, eligible, baseline);
+  void chooseWidening(double[] memberForecasts, NwsSelection narrower, boolean eligible) {
+    selectors.chooseWidening(narrower.selectors, eligible, eligible);
     finishChoice(memberForecasts);
   }
 
   private void finishChoice(double[] memberForecasts) {
     selectors.forecasts(memberForecasts, selectorForecasts);
-    totals.choose(RULES, null);
+    totals.choose();
     totals.forecasts(selectorForecasts, totalForecasts);
   }
 

@@ -26,6 +26,16 @@ public interface Predictor {
    */
   double predict();
 
+  /**
+   * Takes the next measurement and returns the forecast of the one after it: {@link #observe}
+   * then {@link #predict}, in one call, which is how a battery drives its members (one
+   * megamorphic call per member and measurement instead of two).
+   */
+  default double update(double value) {
+    observe(value);
+    return predict();
+  }
+
   /** The registered name, e.g. {@code "median-31"}. */
   String name();
 

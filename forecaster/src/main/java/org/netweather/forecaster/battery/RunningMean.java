@@ -18,6 +18,12 @@ final class RunningMean implements Predictor {
   }
 
   @Override
+  public double update(double value) {
+    observe(value); // this class is final: both calls inline here
+    return predict();
+  }
+
+  @Override
   public double predict() {
     return mean;
   }

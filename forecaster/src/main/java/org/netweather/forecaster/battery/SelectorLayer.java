@@ -9,7 +9,11 @@ package org.netweather.forecaster.battery;
  * 100 steps; a window of 1 follows whoever was best on the last step. The same class serves the
  * second level ("Total MSE", "Total MAE"), which selects among selectors. Choices are made after
  * each measurement and used for the next forecast, so a selector is always scored on a choice
- * made before it saw the measurement. Cost O(rules x forecasters) per step.
+ * made before it saw the measurement.
+ *
+ * <p>The minimum of every rule is found by the source {@link ErrorLedger} while it updates the
+ * sums ({@link ErrorLedger#leader}), so choosing costs O(rules) per step, not O(rules x
+ * forecasters).
  */
 final class SelectorLayer {
   /** Window index meaning "the whole history". */
@@ -18,23 +22,20 @@ final class SelectorLayer {
   private final ErrorLedger source;
   private final int[] metrics;
   private final int[] windows;
-  private final int from;
   private final int[] choices;
 
   /**
    * @param metrics per rule, {@link ErrorLedger#SQUARED} or {@link ErrorLedger#ABSOLUTE}
    * @param windows per rule, an index into the source ledger's windows or {@link #WHOLE_HISTORY}
    */
-  SelectorLayer(ErrorLedger source, int[] metrics, int[] windows, int from) {
+  SelectorLayer(ErrorLedger source, int[] metrics, int[] windows) {
     if (metrics.length != windows.length) {
       throw new IllegalArgumentException("one metric and one window per rule");
     }
     this.source = source;
     this.metrics = metrics.clone();
     this.windows = windows.clone();
-    this.from = from;
     this.choices = new int[metrics.length];
-    java.util.Arrays.fill(choices, from);
   }
 
   int size() {
@@ -46,42 +47,34 @@ final class SelectorLayer {
     return choices[j];
   }
 
-  /**
-   * Re-chooses every rule among forecasters [from, to); whole-history rules count errors since
-   * {@code baseline} (see {@link ErrorLedger#argminTotal}).
-   */
-  void choose(int to, double[] baseline) {
+  /** Re-chooses every rule among the source's first range, [0, split). */
+  void choose() {
     for (int j = 0; j < choices.length; j++) {
-      choices[j] =
-          windows[j] == WHOLE_HISTORY
-              ? source.argminTotal(metrics[j], from, to, baseline)
-              : source.argminWindow(metrics[j], windows[j], from, to);
+      choices[j] = source.leader(metrics[j], windows[j], 0);
     }
   }
 
   /**
-   * Re-chooses like {@link #choose} among [from, to), reusing the choices {@code narrower} (the
-   * same rules over the same ledger) has just made among [from, narrowTo): for a window rule
-   * the best of the wider range is the better of that choice and the best of [narrowTo, to),
-   * ties to the former, which is exactly what a full scan would find. Whole-history rules
-   * counted from a baseline differ from the narrower ones and are scanned in full.
+   * Re-chooses among all of the source's forecasters, reusing the choices {@code narrower} (the
+   * same rules over the same ledger) has just made among [0, split): for a window rule the best
+   * of the whole range is the better of that choice and the leader of [split, count), ties to
+   * the former, which is exactly what a full scan would find. With {@code sinceBaseline},
+   * whole-history rules count errors since {@link ErrorLedger#markBaseline} over everything.
+   * Without {@code widen}, copies the narrower choices.
    */
-  void chooseWidening(SelectorLayer narrower, int narrowTo, int to, double[] baseline) {
+  void chooseWidening(SelectorLayer narrower, boolean widen, boolean sinceBaseline) {
     for (int j = 0; j < choices.length; j++) {
-      int metric = metrics[j];
-      int window = windows[j];
-      if (window == WHOLE_HISTORY && baseline != null) {
-        choices[j] = source.argminTotal(metric, from, to, baseline);
-        continue;
-      }
       int best = narrower.choices[j];
-      if (to > narrowTo) {
-        int other =
-            window == WHOLE_HISTORY
-                ? source.argminTotal(metric, narrowTo, to, null)
-                : source.argminWindow(metric, window, narrowTo, to);
-        if (source.sum(metric, window, other) < source.sum(metric, window, best)) {
-          best = other;
+      if (widen) {
+        int metric = metrics[j];
+        int window = windows[j];
+        if (window == WHOLE_HISTORY && sinceBaseline) {
+          best = source.leaderSinceBaseline(metric);
+        } else {
+          int other = source.leader(metric, window, 1);
+          if (source.sum(metric, window, other) < source.sum(metric, window, best)) {
+            best = other;
+          }
         }
       }
       choices[j] = best;
@@ -96,6 +89,6 @@ final class SelectorLayer {
   }
 
   long stateBytes() {
-    return StateBytes.object(4 * 4 + 4) + 3 * StateBytes.ints(choices.length);
+    return StateBytes.object(4 * 4) + 3 * StateBytes.ints(choices.length);
   }
 }

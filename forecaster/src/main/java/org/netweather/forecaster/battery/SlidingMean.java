@@ -48,6 +48,12 @@ final class SlidingMean implements Predictor {
   }
 
   @Override
+  public double update(double value) {
+    observe(value); // this class is final: both calls inline here
+    return predict();
+  }
+
+  @Override
   public double predict() {
     return size == 0 ? Double.NaN : sum / size;
   }

@@ -44,6 +44,12 @@ final class TrimmedMean implements Predictor {
   }
 
   @Override
+  public double update(double value) {
+    observe(value); // this class is final: both calls inline here
+    return predict();
+  }
+
+  @Override
   public double predict() {
     return forecast;
   }

@@ -56,9 +56,10 @@ public final class SnapshotReader {
     List<String> unknown = new ArrayList<>();
     unknownFields(tree.build(), ClusterSnapshot.getDescriptor(), "", unknown);
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(source + ": unknown field" + (unknown.size() > 1 ? "s" : "")
-          + " " + String.join(", ", unknown) + " (a scheduler input is the proto3 JSON of "
-          + "netweather.v1.ClusterSnapshot; put application values in a parameters map)");
+      throw new IllegalArgumentException(source + ": unknown field"
+          + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
+          + " (a scheduler input is the proto3 JSON of netweather.v1.ClusterSnapshot; put "
+          + "application values in a parameters map)");
     }
     ClusterSnapshot.Builder snapshot = ClusterSnapshot.newBuilder();
     try {

@@ -21,7 +21,11 @@ import org.netweather.scheduler.frame.SnapshotReader;
  * The model then predicts {@code s·T_i} for every strip, and the slowest strip plus the barrier
  * is the iteration. What this checks is the balance: widths that the model says finish together
  * must finish together when the work is real. It is only meaningful with no more strips than
- * free cores, which the report states.
+ * free cores, which the report states; what the model leaves out (strips sharing the memory bus,
+ * the barrier itself) shows up as measured above predicted.
+ *
+ * <p>Seconds per point are calibrated on whole-grid sweeps, and the strips meet at a spinning
+ * barrier: a parked thread's wake-up can cost as much as a small strip's iteration.
  *
  * <pre>
  *   java -cp ... org.netweather.scheduler.jacobi.JacobiDemonstrator SNAPSHOT.json SIZE [ITERATIONS]

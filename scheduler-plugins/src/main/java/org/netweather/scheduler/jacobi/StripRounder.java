@@ -1,7 +1,5 @@
 package org.netweather.scheduler.jacobi;
 
-import java.util.PriorityQueue;
-
 /**
  * Whole columns from real-valued strip areas, keeping the slowest strip as fast as possible and
  * every strip within its host's memory.
@@ -48,26 +46,57 @@ public final class StripRounder {
       w[slowest]--;
       sum--;
     }
-    PriorityQueue<Integer> next = new PriorityQueue<>((x, y) -> {
-      int byTime = Double.compare(time(w[x] + 1, n, p[x], c[x]), time(w[y] + 1, n, p[y], c[y]));
-      return byTime != 0 ? byTime : Integer.compare(x, y);
-    });
+    // A binary min-heap of strip indices keyed by the strip's time with one more column; a
+    // primitive heap because this runs for every candidate of a 1 000-host list.
+    int[] heap = new int[k];
+    double[] key = new double[k];
+    int size = 0;
     for (int i = 0; i < k; i++) {
       if (w[i] < maxW[i]) {
-        next.add(i);
+        key[i] = time(w[i] + 1, n, p[i], c[i]);
+        heap[size++] = i;
       }
+    }
+    for (int i = size / 2 - 1; i >= 0; i--) {
+      siftDown(heap, size, i, key);
     }
     for (long left = n - sum; left > 0; left--) {
-      Integer i = next.poll();
-      if (i == null) {
+      if (size == 0) {
         return null;
       }
+      int i = heap[0];
       w[i]++;
       if (w[i] < maxW[i]) {
-        next.add(i);
+        key[i] = time(w[i] + 1, n, p[i], c[i]);
+      } else {
+        heap[0] = heap[--size];
       }
+      siftDown(heap, size, 0, key);
     }
     return w;
+  }
+
+  private static void siftDown(int[] heap, int size, int at, double[] key) {
+    while (true) {
+      int least = at;
+      for (int child = 2 * at + 1; child <= 2 * at + 2 && child < size; child++) {
+        if (before(heap[child], heap[least], key)) {
+          least = child;
+        }
+      }
+      if (least == at) {
+        return;
+      }
+      int t = heap[at];
+      heap[at] = heap[least];
+      heap[least] = t;
+      at = least;
+    }
+  }
+
+  /** Smaller time first; equal times to the earlier strip, so results are deterministic. */
+  private static boolean before(int x, int y, double[] key) {
+    return key[x] < key[y] || key[x] == key[y] && x < y;
   }
 
   private static double time(long width, int n, double p, double c) {

@@ -314,7 +314,7 @@ public final class TaskFarmSimulator {
     }
   }
 
-  /** At a chunk edge, a send gives way to a waiting child of higher priority if bandwidth is full. */
+  /** At a chunk edge a send yields to a waiting child of higher priority if bandwidth is full. */
   private void yieldIfOutranked(Transfer t) {
     Node parent = t.to.parent;
     request(t.to);

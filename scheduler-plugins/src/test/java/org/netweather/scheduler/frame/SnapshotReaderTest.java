@@ -10,7 +10,8 @@ import org.netweather.scheduler.Examples;
 
 class SnapshotReaderTest {
   private static final String HOST = "{\"host\": \"a\", \"cpuAvailability\": {\"value\": 0.5, "
-      + "\"mae\": 0.1}, \"memoryFree\": {\"value\": 2}, \"parameters\": {\"secondsPerPoint\": 1e-6}}";
+      + "\"mae\": 0.1}, \"memoryFree\": {\"value\": 2}, "
+      + "\"parameters\": {\"secondsPerPoint\": 1e-6}}";
   private static final String HOST_B = "{\"host\": \"b\"}";
 
   private static ResourceSnapshot parse(String json) {

@@ -27,18 +27,39 @@ import org.netweather.sensor.Ticker;
  *   |--------------------------------------->|
  * </pre>
  *
+ * <p>Marks clock the sender. Payload handed to the kernel but not yet confirmed by a mark is
+ * kept under a window of twice what the path delivers in (RTT + 2 mark intervals), at the rate
+ * the latest marks show, and at least 64 KiB. That is ample to keep the bottleneck busy (a full
+ * window covers twice the bandwidth-delay product, and TCP can at most double its rate per round
+ * trip), but it keeps the kernel's auto-tuned send buffer from filling with megabytes that would
+ * only be thrown away when the train stops, and it keeps a shaper's queue from overflowing: a
+ * loss stalls in-order delivery until the retransmission arrives, then releases the held bytes at
+ * once, and those steps in the arrival curve are what make a short train misread a path.
+ *
  * <p>The train ends with a reset (SO_LINGER 0) rather than a FIN, so payload still queued in the
  * kernel is dropped instead of sent. {@code bytesSpent} counts the hello, the payload handed to
- * the kernel (an upper bound on what crossed the wire) and the marks; the extra {@code
- * receivedBytes} is what the sink had confirmed (a lower bound).
+ * the kernel (an upper bound on what crossed the wire, at most one window above what arrived) and
+ * the marks; the extra {@code receivedBytes} is what the sink had confirmed (a lower bound).
  */
 final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
+
+  static final long MIN_WINDOW = 64 * 1024;
+  private static final long RATE_SPAN_NANOS = 50_000_000;
 
   private final ProbeClientOptions options;
   private final Ticker ticker;
   private final TrainRateEstimator estimator;
   private final CompletableFuture<Reading> result;
-  private PacedWriter writer;
+  private final long rttNanos;
+  private final long maxTrainNanos;
+  private final long[] recentBytes = new long[64];
+  private final long[] recentNanos = new long[64];
+  private int recent;
+  private ChannelHandlerContext ctx;
+  private long queued;
+  private long written;
+  private long confirmed;
+  private long window = MIN_WINDOW;
   private ScheduledFuture<?> deadline;
   private int marks;
   private boolean finished;
@@ -46,6 +67,7 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
 
   /**
    * @param rttNanos the connection's round trip as seen at connect; the train lasts at least 8
+   *     and may last 16 of them
    */
   BandwidthClientHandler(
       ProbeClientOptions options, Ticker ticker, long rttNanos, CompletableFuture<Reading> result) {
@@ -55,6 +77,9 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
         Math.max(options.minTrain().toNanos(), 8 * rttNanos));
     this.estimator = new TrainRateEstimator(min, options.tolerance(), 4);
     this.result = result;
+    this.rttNanos = rttNanos;
+    // A long path needs more round trips to open its window than the cap allows for.
+    this.maxTrainNanos = Math.max(options.maxTrain().toNanos(), 16 * rttNanos);
   }
 
   @Override
@@ -79,17 +104,60 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
     ctx.writeAndFlush(
         ProbeHello.sink(markMicros, options.maxTrainBytes()).encode(ctx.alloc()),
         ctx.voidPromise());
-    writer = new PacedWriter(ctx.channel(), ticker, 0, options.maxTrainBytes(), () -> {});
-    writer.start();
+    this.ctx = ctx;
+    pump();
     deadline =
         ctx.executor()
             .schedule(() -> finish(ctx), options.timeout().toNanos(), TimeUnit.NANOSECONDS);
   }
 
+  /** Writes while the channel is writable, under the byte cap and the mark-clocked window. */
+  private void pump() {
+    boolean wrote = false;
+    while (!finished && queued < options.maxTrainBytes() && queued - confirmed < window
+        && ctx.channel().isWritable()) {
+      int n = (int) Math.min(PacedWriter.CHUNK, options.maxTrainBytes() - queued);
+      ctx.write(PacedWriter.payload(n)).addListener(f -> {
+        if (f.isSuccess()) {
+          written += n;
+        }
+      });
+      queued += n;
+      wrote = true;
+    }
+    if (wrote) {
+      ctx.flush();
+    }
+  }
+
+  /** Opens the window to twice the path's recent delivery over (RTT + 2 mark intervals). */
+  private void openWindow(SinkMark mark) {
+    int i = recent % recentBytes.length;
+    recentBytes[i] = mark.bytes();
+    recentNanos[i] = mark.nanos();
+    recent++;
+    int oldest = recent - 1;
+    for (int k = 1; k < Math.min(recent, recentBytes.length); k++) {
+      int j = (recent - 1 - k) % recentBytes.length;
+      if (mark.nanos() - recentNanos[j] > RATE_SPAN_NANOS) {
+        break;
+      }
+      oldest = recent - 1 - k;
+    }
+    int j = oldest % recentBytes.length;
+    long dt = mark.nanos() - recentNanos[j];
+    if (dt > 0) {
+      double rate = (mark.bytes() - recentBytes[j]) / (dt / 1e9);
+      double span = (rttNanos + 2 * options.markInterval().toNanos()) / 1e9;
+      window = Math.max(MIN_WINDOW, (long) (2 * rate * span));
+    }
+    confirmed = Math.max(confirmed, mark.bytes());
+  }
+
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (writer != null && ctx.channel().isWritable()) {
-      writer.pump();
+    if (this.ctx != null && ctx.channel().isWritable()) {
+      pump();
     }
     ctx.fireChannelWritabilityChanged();
   }
@@ -102,10 +170,13 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
     marks++;
     boolean converged = estimator.add(mark.bytes(), mark.nanos());
     boolean capped =
-        mark.nanos() >= options.maxTrain().toNanos() || mark.bytes() >= options.maxTrainBytes();
+        mark.nanos() >= maxTrainNanos || mark.bytes() >= options.maxTrainBytes();
     if (converged || capped) {
       finish(ctx);
+      return;
     }
+    openWindow(mark);
+    pump();
   }
 
   private void finish(ChannelHandlerContext ctx) {
@@ -113,15 +184,11 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     finished = true;
-    if (writer != null) {
-      writer.stop();
-    }
     if (deadline != null) {
       deadline.cancel(false);
     }
     double rate = estimator.bytesPerSecond();
-    long spent = ProbeHello.LENGTH + (writer == null ? 0 : writer.written())
-        + (long) marks * SinkMark.LENGTH;
+    long spent = ProbeHello.LENGTH + written + (long) marks * SinkMark.LENGTH;
     ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
     ctx.close();
     if (Double.isNaN(rate) || !(rate > 0)) {

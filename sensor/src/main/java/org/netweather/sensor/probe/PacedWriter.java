@@ -51,6 +51,11 @@ final class PacedWriter {
     this.onDone = onDone;
   }
 
+  /** {@code n} (at most {@link #CHUNK}) bytes of payload; a view of one shared buffer. */
+  static ByteBuf payload(int n) {
+    return ZEROS.slice(0, n);
+  }
+
   void start() {
     lastRefill = ticker.nanoTime();
     if (paced()) {
@@ -82,7 +87,7 @@ final class PacedWriter {
       if (n <= 0) {
         break;
       }
-      channel.write(ZEROS.slice(0, n)).addListener(countOnSuccess(n));
+      channel.write(payload(n)).addListener(countOnSuccess(n));
       queued += n;
       if (paced()) {
         credit -= n;

@@ -70,10 +70,13 @@ public final class ProbeClient implements AutoCloseable {
 
   /**
    * Round trip of a one-byte message on an open connection, in ms: the median of {@link
-   * ProbeClientOptions#latencyPings()} sequential round trips. Extras: {@code minMs}, {@code maxMs}.
+   * ProbeClientOptions#latencyPings()} sequential round trips after one warm-up round trip.
+   * Extras: {@code minMs}, {@code maxMs}.
    */
   public CompletableFuture<Reading> latency(InetSocketAddress peer) {
-    int pings = options.latencyPings();
+    // One unreported round trip first: it wakes both event loops and the path's caches, which
+    // a probe every minute otherwise finds cold.
+    int pings = options.latencyPings() + 1;
     CompletableFuture<Reading> result =
         echoConnection(peer)
             .thenCompose(
@@ -83,7 +86,8 @@ public final class ProbeClient implements AutoCloseable {
                         .thenApply(
                             rtts -> {
                               long hello = ec.fresh().getAndSet(false) ? ProbeHello.LENGTH : 0;
-                              return latencyReading(rtts, hello + 2L * pings);
+                              return latencyReading(
+                                  Arrays.copyOfRange(rtts, 1, pings), hello + 2L * pings);
                             }))
             .orTimeout(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
     result.whenComplete(

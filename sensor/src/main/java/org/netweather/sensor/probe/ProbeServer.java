@@ -1,6 +1,7 @@
 package org.netweather.sensor.probe;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -64,6 +65,11 @@ public final class ProbeServer implements AutoCloseable {
             .channel(NioServerSocketChannel.class)
             .option(ChannelOption.SO_BACKLOG, 128)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            // Large reads that can drain a backlog at once keep sink marks on the arrival curve.
+            .childOption(
+                ChannelOption.RECVBUF_ALLOCATOR,
+                new AdaptiveRecvByteBufAllocator(4 * 1024, 64 * 1024, 1024 * 1024)
+                    .maxMessagesPerRead(64))
             .childHandler(new ProbeServerInitializer(filter, options, ticker, open));
     if (options.receiveBufferBytes() > 0) {
       // Set on the listener so the window scale negotiated in the handshake can use it.

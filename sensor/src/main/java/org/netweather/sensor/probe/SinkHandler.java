@@ -12,10 +12,15 @@ import org.netweather.sensor.Ticker;
  * Counts and discards payload, reporting progress as {@link SinkMark}s: the server's side of a
  * bandwidth train or a paced send.
  *
- * <p>Marks go out on the first read and then on the first read at least one mark interval after
- * the previous mark. Each mark carries the byte count and the time of a read, never of a timer
- * firing, so a late mark is still exact; when reads stop, a trailing mark reports the last read
- * one interval later. A connection that exceeds its byte cap is closed.
+ * <p>A mark must be a point on the path's arrival curve: all bytes that had arrived by its time.
+ * A single read is not (after this process stalled, for GC or a busy CPU, the first reads of the
+ * backlog lie below the curve and would bend the fitted rate), but the end of a read loop is: the
+ * event loop keeps reading until the socket is empty (the server reads up to 64 buffers of up to
+ * 1 MiB per loop, see {@link ProbeServer}). So marks are taken at {@code channelReadComplete},
+ * with the time of the loop's last read, at most once per mark interval; a trailing mark one
+ * interval later reports a loop that came too soon after the previous mark. A mark carries the
+ * time of a read, never of a timer, so a late mark is still exact. A connection that exceeds its
+ * byte cap is closed.
  */
 final class SinkHandler extends ChannelInboundHandlerAdapter {
 
@@ -27,6 +32,8 @@ final class SinkHandler extends ChannelInboundHandlerAdapter {
   private long lastReadNanos;
   private long lastMarkAt;
   private long lastMarkedBytes = -1;
+  private long pendingBytes = -1;
+  private long pendingNanos;
   private ScheduledFuture<?> trailing;
 
   /**
@@ -55,10 +62,18 @@ final class SinkHandler extends ChannelInboundHandlerAdapter {
       firstRead = now;
     }
     lastReadNanos = now - firstRead;
-    if (markIntervalNanos == 0) {
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (markIntervalNanos == 0 || received == 0 || !ctx.channel().isActive()) {
       return;
     }
-    if (lastMarkedBytes < 0 || now - lastMarkAt >= markIntervalNanos) {
+    long now = ticker.nanoTime();
+    pendingBytes = received;
+    pendingNanos = lastReadNanos;
+    if (pendingBytes > lastMarkedBytes
+        && (lastMarkedBytes < 0 || now - lastMarkAt >= markIntervalNanos)) {
       mark(ctx, now);
     } else if (trailing == null) {
       trailing =
@@ -68,15 +83,16 @@ final class SinkHandler extends ChannelInboundHandlerAdapter {
 
   private void trailingMark(ChannelHandlerContext ctx) {
     trailing = null;
-    if (received > lastMarkedBytes && ctx.channel().isActive()) {
+    if (pendingBytes > lastMarkedBytes && ctx.channel().isActive()) {
       mark(ctx, ticker.nanoTime());
     }
   }
 
   private void mark(ChannelHandlerContext ctx, long now) {
     lastMarkAt = now;
-    lastMarkedBytes = received;
-    ctx.writeAndFlush(new SinkMark(received, lastReadNanos).encode(ctx.alloc()), ctx.voidPromise());
+    lastMarkedBytes = pendingBytes;
+    ctx.writeAndFlush(
+        new SinkMark(pendingBytes, pendingNanos).encode(ctx.alloc()), ctx.voidPromise());
   }
 
   @Override
@@ -85,10 +101,5 @@ final class SinkHandler extends ChannelInboundHandlerAdapter {
       trailing.cancel(false);
     }
     ctx.fireChannelInactive();
-  }
-
-  /** Payload bytes received so far. */
-  long received() {
-    return received;
   }
 }

@@ -45,12 +45,14 @@ class ClientHandlersTest {
     ch.pipeline()
         .addLast(new SinkMarkDecoder(), new BandwidthClientHandler(options, ticker, 0, result));
     long written = drainPayload(ch, true);
-    assertEquals(1 << 20, written);
+    // The window before any mark has come back.
+    assertEquals(BandwidthClientHandler.MIN_WINDOW, written);
 
     int marks = 0;
     for (long t = 0; !result.isDone(); t += 5_000_000) {
       ch.writeInbound(new SinkMark((long) (t / 1e9 * 10e6), t).encode(ByteBufAllocator.DEFAULT));
       marks++;
+      written += drainPayload(ch, false);
     }
     Reading r = result.get();
 
@@ -59,6 +61,25 @@ class ClientHandlersTest {
     assertEquals(1.0, r.extras().get("converged"));
     assertEquals(ProbeHello.LENGTH + written + 16L * marks, r.bytesSpent());
     assertFalse(ch.isOpen());
+  }
+
+  @Test
+  void bandwidth_marksConfirmBytes_windowSlidesWithThem() {
+    ProbeClientOptions options = ProbeClientOptions.defaults()
+        .withTrain(Duration.ofMillis(100), Duration.ofMillis(800), 64 << 20);
+    EmbeddedChannel ch = new EmbeddedChannel();
+    ch.freezeTime();
+    ch.pipeline().addLast(new SinkMarkDecoder(),
+        new BandwidthClientHandler(options, ticker, 0, new CompletableFuture<>()));
+    drainPayload(ch, true);
+
+    // 100 KB confirmed at 1 MB/s: the rate-based window (2 * 1 MB/s * 10 ms) is below the 64 KiB
+    // floor, so 100 KB more may go out.
+    ch.writeInbound(new SinkMark(0, 0).encode(ByteBufAllocator.DEFAULT));
+    ch.writeInbound(new SinkMark(100_000, 100_000_000).encode(ByteBufAllocator.DEFAULT));
+    long more = drainPayload(ch, false);
+
+    assertEquals(100_000, more, PacedWriter.CHUNK);
   }
 
   @Test

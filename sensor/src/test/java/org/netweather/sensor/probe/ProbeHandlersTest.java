@@ -32,6 +32,10 @@ class ProbeHandlersTest {
     return h.encode(ByteBufAllocator.DEFAULT);
   }
 
+  private static ByteBuf read(int n) {
+    return Unpooled.buffer(n).writeZero(n);
+  }
+
   private EmbeddedChannel frozen() {
     EmbeddedChannel ch = new EmbeddedChannel();
     ch.freezeTime();
@@ -103,15 +107,15 @@ class ProbeHandlersTest {
     EmbeddedChannel ch = frozen();
     ch.pipeline().addLast(new SinkHandler(ticker, 5_000_000, 1 << 20));
 
-    ch.writeInbound(Unpooled.wrappedBuffer(new byte[1000]));
+    ch.writeInbound(read(1000));
     assertEquals(new SinkMark(1000, 0), readMark(ch));
 
     ticker.advance(Duration.ofMillis(1));
-    ch.writeInbound(Unpooled.wrappedBuffer(new byte[1000]));
+    ch.writeInbound(read(1000));
     assertNull(readMark(ch));
 
     ticker.advance(Duration.ofMillis(5));
-    ch.writeInbound(Unpooled.wrappedBuffer(new byte[1000]));
+    ch.writeInbound(read(1000));
     assertEquals(new SinkMark(3000, 6_000_000), readMark(ch));
   }
 
@@ -119,11 +123,11 @@ class ProbeHandlersTest {
   void sink_readsStopBetweenMarks_trailingMarkCarriesLastReadTime() {
     EmbeddedChannel ch = frozen();
     ch.pipeline().addLast(new SinkHandler(ticker, 5_000_000, 1 << 20));
-    ch.writeInbound(Unpooled.wrappedBuffer(new byte[100]));
+    ch.writeInbound(read(100));
     readMark(ch);
 
     ticker.advance(Duration.ofMillis(2));
-    ch.writeInbound(Unpooled.wrappedBuffer(new byte[50]));
+    ch.writeInbound(read(50));
     assertNull(readMark(ch));
     ticker.advance(Duration.ofMillis(5));
     ch.advanceTimeBy(5, TimeUnit.MILLISECONDS);
@@ -133,14 +137,32 @@ class ProbeHandlersTest {
   }
 
   @Test
+  void sink_backlogReadInOneLoop_markedAtTheLoopsEndWithItsLastReadTime() {
+    EmbeddedChannel ch = frozen();
+    ch.pipeline().addLast(new SinkHandler(ticker, 5_000_000, 1 << 20));
+    ch.writeInbound(read(1000));
+    readMark(ch);
+
+    // The reader stalled for 50 ms; one read loop then drains the backlog in several reads.
+    ticker.advance(Duration.ofMillis(50));
+    ch.pipeline().fireChannelRead(read(4096));
+    ticker.advance(Duration.ofMillis(1));
+    ch.pipeline().fireChannelRead(read(500));
+    assertNull(readMark(ch));
+    ch.pipeline().fireChannelReadComplete();
+
+    assertEquals(new SinkMark(5596, 51_000_000), readMark(ch));
+  }
+
+  @Test
   void sink_overByteCap_closes() {
     EmbeddedChannel ch = frozen();
     ch.pipeline().addLast(new SinkHandler(ticker, 0, 1000));
 
-    ch.writeInbound(Unpooled.wrappedBuffer(new byte[600]));
+    ch.writeInbound(read(600));
     assertTrue(ch.isOpen());
     assertNull(ch.readOutbound());
-    ch.writeInbound(Unpooled.wrappedBuffer(new byte[600]));
+    ch.writeInbound(read(600));
 
     assertFalse(ch.isOpen());
   }
