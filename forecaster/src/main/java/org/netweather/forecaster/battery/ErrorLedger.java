@@ -24,11 +24,12 @@ import java.util.Arrays;
  * <p>Leaders. Selection needs, every step, the forecaster with the lowest sum for every metric
  * and window, over two ranges of forecasters: [0, split) (the faithful members) and [split,
  * count) (the extended ones), and over all of them counting from a baseline. Rather than have
- * each of 2 x 16 selectors rescan the sums (what dominated the cost of selection), the ledger
- * tracks those leaders in the same pass that updates the sums: the comparison is the one a
- * separate scan would make (strictly lower wins, so ties go to the lower index), on the values
- * just stored, so the leaders are exactly what {@link #argminWindow} and {@link #argminTotal}
- * would return.
+ * each of 2 x 16 selectors rescan the sums through the selector layers, the ledger finds the
+ * leaders itself right after updating each window's sums, while they are in L1: the same
+ * scans ({@link #argminWindow}, {@link #argminTotal}; strictly lower wins, ties go to the
+ * lower index), so the same leaders. The update and the scan are separate loops on purpose:
+ * folding the compare-and-branch into the update loop was measured slower (it keeps the update
+ * from running wide and makes each mispredicted branch wait on the add).
  */
 final class ErrorLedger {
   static final int SQUARED = 0;
@@ -116,20 +117,20 @@ final class ErrorLedger {
     int n = count;
     int bestSquared = from;
     int bestAbsolute = from;
-    long leastSquared = Long.MAX_VALUE;
-    long leastAbsolute = Long.MAX_VALUE;
+    double leastSquared = Double.POSITIVE_INFINITY;
+    double leastAbsolute = Double.POSITIVE_INFINITY;
     for (int i = from; i < to; i++) {
       double error = Math.abs(actual - forecasts[i]);
-      long squared = orderKey(t[i] += error * error);
-      long absolute = orderKey(t[n + i] += error);
-      // Selects, not branches: which forecaster leads is data, and a mispredicted branch per
-      // change of leader cost more than the rest of the update.
-      boolean lowerSquared = squared < leastSquared;
-      bestSquared = lowerSquared ? i : bestSquared;
-      leastSquared = lowerSquared ? squared : leastSquared;
-      boolean lowerAbsolute = absolute < leastAbsolute;
-      bestAbsolute = lowerAbsolute ? i : bestAbsolute;
-      leastAbsolute = lowerAbsolute ? absolute : leastAbsolute;
+      double squared = t[i] += error * error;
+      double absolute = t[n + i] += error;
+      if (squared < leastSquared) {
+        leastSquared = squared;
+        bestSquared = i;
+      }
+      if (absolute < leastAbsolute) {
+        leastAbsolute = absolute;
+        bestAbsolute = i;
+      }
     }
     leaders[SQUARED * 2 + range] = bestSquared;
     leaders[ABSOLUTE * 2 + range] = bestAbsolute;
@@ -181,42 +182,21 @@ final class ErrorLedger {
     double[] fa = freshAbsolutes;
     double[] sq = squares;
     double[] ab = absolutes;
-    int bestSquared = from;
-    int bestAbsolute = from;
-    long leastSquared = Long.MAX_VALUE;
-    long leastAbsolute = Long.MAX_VALUE;
-    for (int i = from; i < to; i++) {
-      long squared;
-      long absolute;
-      if (old >= 0) {
+    // Update first, then find the least: plain loops without compare-and-branch in them.
+    if (old >= 0) {
+      for (int i = from; i < to; i++) {
         double e = r[old + i];
-        squared = orderKey(sq[base + i] += fs[i] - e * e);
-        absolute = orderKey(ab[base + i] += fa[i] - e);
-      } else {
-        squared = orderKey(sq[base + i] += fs[i]);
-        absolute = orderKey(ab[base + i] += fa[i]);
+        sq[base + i] += fs[i] - e * e;
+        ab[base + i] += fa[i] - e;
       }
-      boolean lowerSquared = squared < leastSquared;
-      bestSquared = lowerSquared ? i : bestSquared;
-      leastSquared = lowerSquared ? squared : leastSquared;
-      boolean lowerAbsolute = absolute < leastAbsolute;
-      bestAbsolute = lowerAbsolute ? i : bestAbsolute;
-      leastAbsolute = lowerAbsolute ? absolute : leastAbsolute;
+    } else {
+      for (int i = from; i < to; i++) {
+        sq[base + i] += fs[i];
+        ab[base + i] += fa[i];
+      }
     }
-    leaders[slot] = bestSquared;
-    leaders[slot + 2] = bestAbsolute;
-  }
-
-  /**
-   * A long ordered as the double {@code x} is by {@code <}, for selecting the least sum without
-   * floating-point branches: the sign-magnitude bits made two's-complement (adding 0.0 turns
-   * -0.0 into 0.0, which {@code <} does not tell apart), and {@link Long#MAX_VALUE} for +inf and
-   * NaN, which {@code x < +inf} never lets lead, so neither ever beats the starting value here.
-   */
-  static long orderKey(double x) {
-    long bits = Double.doubleToRawLongBits(x + 0.0);
-    long key = bits ^ ((bits >> 63) & Long.MAX_VALUE);
-    return x < Double.POSITIVE_INFINITY ? key : Long.MAX_VALUE;
+    leaders[slot] = argmin(sq, base, from, to);
+    leaders[slot + 2] = argmin(ab, base, from, to);
   }
 
   int split() {

@@ -61,4 +61,58 @@ class ErrorLedgerTest {
     assertEquals(0, ledger.argminTotal(ErrorLedger.SQUARED, 0, 2, null));
     assertEquals(1, ledger.argminTotal(ErrorLedger.SQUARED, 0, 2, baseline));
   }
+
+  @Test
+  void leaders_overThousandsOfStepsWithTies_matchScansOfBothRanges() {
+    int[] windows = {1, 5, 100};
+    int count = 7;
+    int split = 4;
+    ErrorLedger ledger = new ErrorLedger(count, windows, split);
+    ErrorLedger whole = new ErrorLedger(count, windows); // one range: leaders over all
+    Random random = new Random(3);
+    double[] forecasts = new double[count];
+    double[] baseline = new double[2 * count];
+    for (int t = 0; t < 2500; t++) { // crosses two rebuilds
+      double actual = random.nextInt(3);
+      for (int i = 0; i < count; i++) {
+        forecasts[i] = random.nextInt(4); // small integers: many equal sums
+      }
+      ledger.record(forecasts, actual);
+      whole.record(forecasts, actual);
+      if (t == 300) {
+        ledger.markBaseline();
+        ledger.copyTotals(baseline);
+      }
+      for (int metric = 0; metric < 2; metric++) {
+        String where = "t=" + t + " metric=" + metric;
+        for (int w = -1; w < windows.length; w++) {
+          assertEquals(scan(ledger, metric, w, 0, split), ledger.leader(metric, w, 0), where);
+          assertEquals(scan(ledger, metric, w, split, count), ledger.leader(metric, w, 1), where);
+          assertEquals(scan(whole, metric, w, 0, count), whole.leader(metric, w, 0), where);
+          assertEquals(count, whole.leader(metric, w, 1), where); // empty range: its start
+        }
+        if (t >= 300) {
+          assertEquals(
+              ledger.argminTotal(metric, 0, count, baseline),
+              ledger.leaderSinceBaseline(metric),
+              where);
+        }
+      }
+    }
+  }
+
+  @Test
+  void leaders_beforeAnyStep_areEachRangesFirst() {
+    ErrorLedger ledger = new ErrorLedger(5, new int[] {1, 10}, 2);
+    for (int w = -1; w < 2; w++) {
+      assertEquals(0, ledger.leader(ErrorLedger.SQUARED, w, 0));
+      assertEquals(2, ledger.leader(ErrorLedger.ABSOLUTE, w, 1));
+    }
+  }
+
+  private static int scan(ErrorLedger ledger, int metric, int w, int from, int to) {
+    return w < 0
+        ? ledger.argminTotal(metric, from, to, null)
+        : ledger.argminWindow(metric, w, from, to);
+  }
 }
