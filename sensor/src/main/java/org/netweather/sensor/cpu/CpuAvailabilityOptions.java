@@ -13,9 +13,18 @@ import java.time.Duration;
  * @param maxActiveDuty largest share of one core the probes may cost on average (default 0.005):
  *     it sets the fewest checks between two probes, {@code activeLength / (maxActiveDuty *
  *     checkPeriod)}, 20 by default
+ * @param runQueueSamples how many times one check reads the run queue, averaged (default 10):
+ *     a single reading swings by whole tasks from one millisecond to the next
+ * @param runQueueSpacing time between those readings (default 10 ms, so a check spends 100 ms
+ *     mostly asleep)
  */
 public record CpuAvailabilityOptions(
-    Duration checkPeriod, Duration activeLength, int activeEvery, double maxActiveDuty) {
+    Duration checkPeriod,
+    Duration activeLength,
+    int activeEvery,
+    double maxActiveDuty,
+    int runQueueSamples,
+    Duration runQueueSpacing) {
 
   public CpuAvailabilityOptions {
     if (checkPeriod.isNegative() || checkPeriod.isZero()) {
@@ -27,11 +36,15 @@ public record CpuAvailabilityOptions(
     if (!(maxActiveDuty > 0 && maxActiveDuty <= 1)) {
       throw new IllegalArgumentException("maxActiveDuty must be in (0, 1]");
     }
+    if (runQueueSamples < 1 || runQueueSpacing.isNegative()) {
+      throw new IllegalArgumentException("need runQueueSamples >= 1 and runQueueSpacing >= 0");
+    }
   }
 
   /** The defaults above. */
   public static CpuAvailabilityOptions defaults() {
-    return new CpuAvailabilityOptions(Duration.ofSeconds(10), Duration.ofSeconds(1), 30, 0.005);
+    return new CpuAvailabilityOptions(
+        Duration.ofSeconds(10), Duration.ofSeconds(1), 30, 0.005, 10, Duration.ofMillis(10));
   }
 
   /** Fewest checks between two probes so that probes stay under {@link #maxActiveDuty}. */

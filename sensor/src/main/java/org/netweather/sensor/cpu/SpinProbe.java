@@ -23,6 +23,8 @@ import org.netweather.sensor.Ticker;
  */
 public final class SpinProbe implements ActiveCpuProbe {
 
+  private static volatile long sinkHole;
+
   private final long lengthNanos;
   private final Ticker wall;
   private final LongSupplier threadCpuNanos;
@@ -69,9 +71,7 @@ public final class SpinProbe implements ActiveCpuProbe {
     return Math.max(0, Math.min(1, (double) cpu / (now - start)));
   }
 
-  private static volatile long blackhole;
-
   private static void blackhole(long value) {
-    blackhole = value;
+    sinkHole = value;
   }
 }

@@ -60,7 +60,7 @@ public final class ProbeClient implements AutoCloseable {
 
   /** Time to open a TCP connection to {@code peer}, in ms; no payload is sent. */
   public CompletableFuture<Reading> connectTime(InetSocketAddress peer) {
-    return connect(peer)
+    return connect(peer, (ch, rtt) -> {})
         .thenApply(
             c -> {
               c.channel().close();
@@ -118,19 +118,17 @@ public final class ProbeClient implements AutoCloseable {
    */
   public CompletableFuture<Reading> bandwidth(InetSocketAddress peer) {
     CompletableFuture<Reading> result = new CompletableFuture<>();
-    connect(peer)
+    connect(
+            peer,
+            (ch, rtt) ->
+                ch.pipeline()
+                    .addLast("marks", new SinkMarkDecoder())
+                    .addLast("train", new BandwidthClientHandler(options, ticker, rtt, result)))
         .whenComplete(
             (c, e) -> {
               if (e != null) {
                 result.completeExceptionally(e);
-                return;
               }
-              c.channel()
-                  .pipeline()
-                  .addLast("marks", new SinkMarkDecoder())
-                  .addLast(
-                      "train",
-                      new BandwidthClientHandler(options, ticker, c.connectNanos(), result));
             });
     // The handler reports at its own deadline; this only guards a connection that never forms.
     return result.orTimeout(options.timeout().toNanos() * 2, TimeUnit.NANOSECONDS);
@@ -144,15 +142,10 @@ public final class ProbeClient implements AutoCloseable {
    */
   public CompletableFuture<ProbeTransfer> startTransfer(
       InetSocketAddress peer, boolean send, double bytesPerSecond) {
-    return connect(peer)
-        .thenApply(
-            c -> {
-              TransferClientHandler h =
-                  new TransferClientHandler(
-                      send, bytesPerSecond, options.maxTransferBytes(), ticker);
-              c.channel().pipeline().addLast("transfer", h);
-              return new ProbeTransfer(c.channel(), h);
-            });
+    TransferClientHandler h =
+        new TransferClientHandler(send, bytesPerSecond, options.maxTransferBytes(), ticker);
+    return connect(peer, (ch, rtt) -> ch.pipeline().addLast("transfer", h))
+        .thenApply(c -> new ProbeTransfer(c.channel(), h));
   }
 
   private CompletableFuture<EchoConnection> echoConnection(InetSocketAddress peer) {
@@ -160,17 +153,17 @@ public final class ProbeClient implements AutoCloseable {
     if (existing != null && (!existing.isDone() || isUsable(existing))) {
       return existing;
     }
+    EchoClientHandler h = new EchoClientHandler(ticker);
     CompletableFuture<EchoConnection> created =
-        connect(peer)
-            .thenApply(
-                c -> {
-                  EchoClientHandler h = new EchoClientHandler(ticker);
-                  c.channel().pipeline().addLast("echo", h);
-                  c.channel().closeFuture().addListener(f -> echoes.remove(peer));
-                  return new EchoConnection(c.channel(), h, new AtomicBoolean(true));
-                });
+        connect(peer, (ch, rtt) -> ch.pipeline().addLast("echo", h))
+            .thenApply(c -> new EchoConnection(c.channel(), h, new AtomicBoolean(true)));
+    // A closed connection leaves the cache, unless a newer one has replaced it already.
+    created.thenAccept(
+        ec -> ec.channel().closeFuture().addListener(f -> echoes.remove(peer, created)));
     if (existing == null ? echoes.putIfAbsent(peer, created) != null
         : !echoes.replace(peer, existing, created)) {
+      // Another caller cached a connection first; use that one and drop ours.
+      created.thenAccept(ec -> ec.channel().close());
       return echoConnection(peer);
     }
     return created;
@@ -187,8 +180,17 @@ public final class ProbeClient implements AutoCloseable {
     }
   }
 
-  /** Registers a channel, then times its connect from the event loop. */
-  private CompletableFuture<Connected> connect(InetSocketAddress peer) {
+  /** What to put in a connected channel's pipeline, given the connect time in ns. */
+  @FunctionalInterface
+  private interface Setup {
+    void accept(Channel channel, long connectNanos);
+  }
+
+  /**
+   * Registers a channel, times its connect from the event loop, and sets up its pipeline there
+   * before the future completes, so handlers are in place (and know their context) by then.
+   */
+  private CompletableFuture<Connected> connect(InetSocketAddress peer, Setup setup) {
     CompletableFuture<Connected> result = new CompletableFuture<>();
     Bootstrap b =
         new Bootstrap()
@@ -217,6 +219,13 @@ public final class ProbeClient implements AutoCloseable {
                   cf -> {
                     long took = ticker.nanoTime() - start;
                     if (cf.isSuccess()) {
+                      try {
+                        setup.accept(ch, took);
+                      } catch (RuntimeException e) {
+                        ch.close();
+                        result.completeExceptionally(e);
+                        return;
+                      }
                       result.complete(new Connected(ch, took));
                     } else {
                       ch.close();

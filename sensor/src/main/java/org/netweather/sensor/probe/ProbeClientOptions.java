@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param markInterval how often the sink reports progress (default 5 ms)
  * @param minTrain shortest bandwidth train, receiver time (default 100 ms; raised to 8 RTTs)
  * @param maxTrain longest bandwidth train, receiver time (default 800 ms: under a tenth of
- *     iperf3's default 10 s, so an unconverged train still costs under a tenth of its bytes)
+ *     iperf3's default 10 s, so an unconverged train still costs under a tenth of its bytes;
+ *     raised to 16 RTTs on long paths)
  * @param maxTrainBytes most payload one train may send (default 64 MiB)
  * @param tolerance relative difference of the last two quarters' rates that counts as converged
  *     (default 0.03)

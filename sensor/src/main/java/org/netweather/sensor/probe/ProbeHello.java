@@ -80,7 +80,8 @@ public record ProbeHello(ProbeMode mode, long arg32, long arg64) {
     long arg32 = in.readUnsignedInt();
     long arg64 = in.readLong();
     if (magic != MAGIC) {
-      throw new IllegalArgumentException("not a probe hello: magic 0x" + Integer.toHexString(magic));
+      throw new IllegalArgumentException(
+          "not a probe hello: magic 0x" + Integer.toHexString(magic));
     }
     if (version != VERSION) {
       throw new IllegalArgumentException("unsupported probe version " + version);

@@ -14,11 +14,13 @@ import org.netweather.sensor.stats.LeastSquares;
  *
  * The method here: a growing train, timed by the receiver, rated on its later half.
  *
- *   1. The client streams payload as fast as TCP lets it over a fresh connection whose receive
- *      window the kernel auto-tunes (see ProbeServerOptions.receiveBufferBytes).
- *   2. The receiver reports marks (bytes received, ns since its first byte) every few ms
- *      (SinkMark). Receiver time starts at the first byte, so no round trip is in it, and bytes
- *      are timed as they leave the bottleneck.
+ *   1. The client streams payload over a fresh connection whose receive window the kernel
+ *      auto-tunes (see ProbeServerOptions.receiveBufferBytes), as fast as TCP lets it within a
+ *      window clocked by the receiver's marks (BandwidthClientHandler): enough to keep the path
+ *      full, not enough to flood a shaper's queue or the sender's socket buffer.
+ *   2. The receiver reports marks (bytes received, ns since its first byte) every few ms, each at
+ *      the end of a read loop that emptied the socket (SinkHandler). Receiver time starts at the
+ *      first byte, so no round trip is in it, and bytes are timed as they leave the bottleneck.
  *   3. At each mark, with T = time of the latest mark, fit bytes against time by least squares on
  *      the third quarter [T/2, 3T/4) and on the fourth [3T/4, T]. While TCP is still opening its
  *      window (or a token-bucket shaper is spending its burst), the later quarter is faster (or
@@ -26,10 +28,17 @@ import org.netweather.sensor.stats.LeastSquares;
  *      [T/2, T], the train has converged, and that rate is the answer.
  *   4. The train never stops before `minDuration`, taken at least 8 connection RTTs so that each
  *      quarter spans two round trips and cannot mistake one window burst for the path; it stops
- *      unconverged at the client's caps on duration and bytes, reporting the later-half rate.
+ *      unconverged at the client's caps on duration (at least 16 RTTs) and bytes, reporting the
+ *      later-half rate.
  *
  * The train so grows only as long as the path needs: bytes spent are about the path rate times
  * (the ramp-up + 2 quarters), typically 100-300 ms of the path's rate, against iperf3's 10 s.
+ * Measured on veth pairs shaped by tbf (2 cores, load 3), against iperf3 -t 10 on the same link:
+ *
+ *   link        this method (5 runs)     iperf3       bytes spent vs iperf3's
+ *   10 Mbit/s   9.38 - 9.62 Mbit/s       9.58         262-853 KB vs 12.8 MB (2-7 %)
+ *   50 Mbit/s   47.74 - 47.78            47.82        0.79-0.85 MB vs 60.8 MB (1.4 %)
+ *   200 Mbit/s  190.2 - 192.4            191.4        3.1-3.8 MB vs 241 MB (1.3-1.6 %)
  * </pre>
  *
  * <p>Not thread-safe; one train, one event loop.

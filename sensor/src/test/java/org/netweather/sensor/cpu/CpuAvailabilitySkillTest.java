@@ -3,6 +3,8 @@ package org.netweather.sensor.cpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.netweather.sensor.Reading;
@@ -12,7 +14,7 @@ import org.netweather.sensor.host.HostMetrics;
 class CpuAvailabilitySkillTest {
 
   /** Two cores; tests set the run queue and the busy share of the ticks. */
-  static final class FakeHost implements HostMetrics {
+  static class FakeHost implements HostMetrics {
     double runnable;
     double load;
     double busyShare;
@@ -68,13 +70,13 @@ class CpuAvailabilitySkillTest {
   }
 
   @Test
-  void measure_threeWorkersOnTwoCores_reportsHalfACore() {
+  void measure_threeWorkersOnTwoCores_reportsHalfACore() throws Exception {
     FakeHost host = new FakeHost();
     host.runnable = 3;
     host.busyShare = 1.0;
     host.load = 3;
     CpuAvailabilitySkill skill =
-        new CpuAvailabilitySkill(host, () -> 0.5, CpuAvailabilityOptions.defaults());
+        new CpuAvailabilitySkill(host, () -> 0.5, CpuAvailabilityOptions.defaults(), d -> {});
 
     Reading first = skill.measure();
     Reading second = skill.measure();
@@ -87,12 +89,12 @@ class CpuAvailabilitySkillTest {
   }
 
   @Test
-  void measure_workersStopBetweenProbes_followsPassive() {
+  void measure_workersStopBetweenProbes_followsPassive() throws Exception {
     FakeHost host = new FakeHost();
     host.runnable = 2;
     host.busyShare = 1.0;
     CpuAvailabilitySkill skill =
-        new CpuAvailabilitySkill(host, () -> 2.0 / 3, CpuAvailabilityOptions.defaults());
+        new CpuAvailabilitySkill(host, () -> 2.0 / 3, CpuAvailabilityOptions.defaults(), d -> {});
     skill.measure();
 
     host.runnable = 0;
@@ -108,6 +110,31 @@ class CpuAvailabilitySkillTest {
 
     assertEquals(20, d.minChecksBetweenProbes());
     assertEquals(1, new CpuAvailabilityOptions(
-        Duration.ofSeconds(10), Duration.ofMillis(10), 5, 0.5).minChecksBetweenProbes());
+        Duration.ofSeconds(10), Duration.ofMillis(10), 5, 0.5, 1, Duration.ZERO)
+        .minChecksBetweenProbes());
+  }
+
+  @Test
+  void measure_noisyRunQueue_averagedOverSamples() throws Exception {
+    FakeHost host = new FakeHost() {
+      int reads;
+
+      @Override
+      public double runnableTasks() {
+        // Alternates 1 and 5 around a true average of 3 competitors.
+        return reads++ % 2 == 0 ? 1 : 5;
+      }
+    };
+    host.busyShare = 1.0;
+    List<Duration> slept = new ArrayList<>();
+    CpuAvailabilitySkill skill =
+        new CpuAvailabilitySkill(host, () -> Double.NaN, CpuAvailabilityOptions.defaults(),
+            slept::add);
+
+    Reading r = skill.measure();
+
+    assertEquals(0.5, r.value(), 1e-12);
+    assertEquals(9, slept.size());
+    assertEquals(Duration.ofMillis(10), slept.get(0));
   }
 }

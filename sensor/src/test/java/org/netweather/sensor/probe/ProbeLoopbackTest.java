@@ -25,6 +25,9 @@ import org.netweather.sensor.interference.TransferDriver;
  */
 class ProbeLoopbackTest {
 
+  private static final InetSocketAddress LOOPBACK_ANY_PORT =
+      new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+
   private EventLoopGroup loops;
   private ProbeServer server;
   private ProbeClient client;
@@ -36,7 +39,7 @@ class ProbeLoopbackTest {
     server =
         new ProbeServer(
                 loops,
-                ProbeServerOptions.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
+                ProbeServerOptions.defaults(LOOPBACK_ANY_PORT),
                 remote -> remote.getAddress().isLoopbackAddress(),
                 Ticker.system())
             .start();
@@ -81,7 +84,8 @@ class ProbeLoopbackTest {
     InetSocketAddress closed = server.address();
     server.close();
 
-    assertThrows(ExecutionException.class, () -> client.connectTime(closed).get(10, TimeUnit.SECONDS));
+    assertThrows(
+        ExecutionException.class, () -> client.connectTime(closed).get(10, TimeUnit.SECONDS));
   }
 
   @Test
@@ -103,7 +107,7 @@ class ProbeLoopbackTest {
     ProbeServer strict =
         new ProbeServer(
                 loops,
-                ProbeServerOptions.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
+                ProbeServerOptions.defaults(LOOPBACK_ANY_PORT),
                 remote -> false,
                 Ticker.system())
             .start();
