@@ -1,5 +1,6 @@
 package org.netweather.launcher;
 
+import org.netweather.clients.cli.CliqueCommand;
 import org.netweather.clients.cli.ErrorHandler;
 import org.netweather.clients.cli.HistoryCommand;
 import org.netweather.clients.cli.HostsCommand;
@@ -21,6 +22,10 @@ import picocli.CommandLine.Command;
         MemoryCommand.class,
         ForecasterCommand.class,
         ProxyCommand.class,
+        SensorCommand.class,
+        ProbeCommand.class,
+        ProbeServerCommand.class,
+        CliqueCommand.class,
         HostsCommand.class,
         HostsCommand.SearchCommand.class,
         SeriesCommand.class,

@@ -15,6 +15,8 @@ import org.netweather.nameserver.NameserverProperties;
 import org.netweather.nameserver.NameserverServer;
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
+import org.netweather.sensor.daemon.SensorProperties;
+import org.netweather.sensor.daemon.SensorServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -43,6 +45,12 @@ final class UpCommand implements Callable<Integer> {
 
   @Option(names = "--proxy-port", defaultValue = "8080")
   int proxyPort;
+
+  @Option(names = "--sensor-port", defaultValue = "8060")
+  int sensorPort;
+
+  @Option(names = "--probe-port", defaultValue = "8061")
+  int probePort;
 
   @Option(names = "--cluster", defaultValue = "local",
       description = "Cluster name of this machine (default: ${DEFAULT-VALUE}).")
@@ -87,10 +95,21 @@ final class UpCommand implements Callable<Integer> {
           ForecasterServer::plaintext);
       running.push(proxy);
 
+      SensorProperties sp = new SensorProperties();
+      sp.host = host;
+      sp.port = sensorPort;
+      sp.probePort = probePort;
+      sp.nameserver = host + ":" + ns.getPort();
+      sp.dataDir = dataDir.resolve("sensor").toString();
+      sp.cluster = cluster;
+      SensorServer sensor = SensorServer.start(sp, NettyServerBuilder.forPort(sp.port),
+          ForecasterServer::plaintext);
+      running.push(sensor);
+
       System.err.println("NetWeather is up: nameserver " + host + ":" + ns.getPort()
           + ", memory-host " + host + ":" + memory.getPort() + ", forecaster " + host + ":"
           + forecaster.getPort() + ", proxy " + host + ":" + proxy.getPort() + " (cluster "
-          + cluster + "), data in " + dataDir
+          + cluster + "), sensor " + host + ":" + sensor.getPort() + ", data in " + dataDir
           + ". Ctrl-C stops it.");
     } catch (Exception e) {
       stopAll();

@@ -1,0 +1,123 @@
+package org.netweather.sensor.daemon;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.netweather.api.v1.Activity;
+import org.netweather.model.SeriesName;
+import org.netweather.sensor.HostSkill;
+import org.netweather.sensor.PeerSkill;
+import org.netweather.sensor.Skill;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Periodic activities outside cliques: host skills every period, and network skills against a
+ * fixed list of peers. Host skills run on one thread, so a CPU spin probe never competes with
+ * another experiment of this sensor.
+ */
+final class Activities implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Activities.class);
+
+  private final String self;
+  private final Map<String, Skill> skills;
+  private final PeerDirectory peers;
+  private final Recorder recorder;
+  private final ScheduledExecutorService runner;
+  private final Map<String, Running> running = new TreeMap<>();
+
+  private record Running(Activity activity, ScheduledFuture<?> task) {}
+
+  Activities(String self, Map<String, Skill> skills, PeerDirectory peers, Recorder recorder,
+      ScheduledExecutorService runner) {
+    this.self = self;
+    this.skills = skills;
+    this.peers = peers;
+    this.recorder = recorder;
+    this.runner = runner;
+  }
+
+  /**
+   * Starts or replaces an activity.
+   *
+   * @throws IllegalArgumentException naming the bad field
+   */
+  synchronized Activity start(Activity a) {
+    String p = a.getName().isEmpty() ? "activity.name is empty"
+        : SeriesName.nameProblem("activity.name", a.getName());
+    if (p != null) {
+      throw new IllegalArgumentException(p);
+    }
+    Skill skill = skills.get(a.getSkill());
+    if (skill == null) {
+      throw new IllegalArgumentException("activity.skill '" + a.getSkill() + "' is not one of "
+          + skills.keySet());
+    }
+    if (a.getPeriodSeconds() < 1 || a.getPeriodSeconds() > 86_400) {
+      throw new IllegalArgumentException("activity.period_seconds " + a.getPeriodSeconds()
+          + " is outside [1, 86400]");
+    }
+    if (skill instanceof PeerSkill && a.getPeersCount() == 0) {
+      throw new IllegalArgumentException("activity.peers is empty; " + a.getSkill()
+          + " measures the path to other hosts");
+    }
+    for (String peer : a.getPeersList()) {
+      String bad = SeriesName.nameProblem("activity.peers host", peer);
+      if (bad != null) {
+        throw new IllegalArgumentException(bad);
+      }
+    }
+    stop(a.getName());
+    Runnable run = skill instanceof HostSkill h ? () -> runHost(h)
+        : () -> runPeers((PeerSkill) skill, a.getPeersList());
+    ScheduledFuture<?> task = runner.scheduleWithFixedDelay(run, 0, a.getPeriodSeconds(),
+        TimeUnit.SECONDS);
+    running.put(a.getName(), new Running(a, task));
+    return a;
+  }
+
+  private void runHost(HostSkill skill) {
+    try {
+      recorder.record(skill.name() + ":" + self, skill.measure());
+    } catch (Exception e) {
+      log.warn("{} failed: {}", skill.name(), e.toString());
+    }
+  }
+
+  private void runPeers(PeerSkill skill, List<String> hosts) {
+    for (String host : hosts) {
+      peers.find(host).ifPresent(p -> {
+        try {
+          recorder.record(skill.name() + ":" + self + "->" + host,
+              skill.measure(p.probe()).toCompletableFuture().get(60, TimeUnit.SECONDS));
+        } catch (Exception e) {
+          log.info("{} to {} failed: {}", skill.name(), host, e.toString());
+        }
+      });
+    }
+  }
+
+  synchronized boolean stop(String name) {
+    Running r = running.remove(name);
+    if (r != null) {
+      r.task().cancel(false);
+    }
+    return r != null;
+  }
+
+  synchronized List<Activity> list() {
+    List<Activity> out = new ArrayList<>();
+    running.values().forEach(r -> out.add(r.activity()));
+    return out;
+  }
+
+  @Override
+  public synchronized void close() {
+    running.values().forEach(r -> r.task().cancel(false));
+    running.clear();
+  }
+}

@@ -1,0 +1,60 @@
+package org.netweather.sensor.daemon;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.netweather.sensor.PeerSkill;
+import org.netweather.sensor.clique.CliqueExperiments;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clique holder's experiments against one peer: each network skill in turn (latency,
+ * connect time, bandwidth), recorded as {@code SKILL:SELF->PEER}. Skills run one after another
+ * so they never disturb each other, and a cancelled run stops before its next skill.
+ */
+final class ProbeExperiments implements CliqueExperiments {
+  private static final Logger log = LoggerFactory.getLogger(ProbeExperiments.class);
+
+  private final String self;
+  private final List<PeerSkill> skills;
+  private final PeerDirectory peers;
+  private final Recorder recorder;
+
+  ProbeExperiments(String self, List<PeerSkill> skills, PeerDirectory peers, Recorder recorder) {
+    this.self = self;
+    this.skills = List.copyOf(skills);
+    this.peers = peers;
+    this.recorder = recorder;
+  }
+
+  @Override
+  public CompletionStage<?> run(String clique, String peer) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    PeerDirectory.Peer p = peers.find(peer).orElse(null);
+    if (p == null) {
+      log.info("clique {}: no sensor registered for {}; skipping it", clique, peer);
+      done.complete(null);
+      return done;
+    }
+    log.info("clique {}: probing {} at {}", clique, peer, p.probe());
+    next(0, p, done);
+    return done;
+  }
+
+  private void next(int i, PeerDirectory.Peer p, CompletableFuture<Void> done) {
+    if (i == skills.size() || done.isDone()) {
+      done.complete(null);
+      return;
+    }
+    PeerSkill skill = skills.get(i);
+    skill.measure(p.probe()).whenComplete((reading, err) -> {
+      if (err == null) {
+        recorder.record(skill.name() + ":" + self + "->" + p.host(), reading);
+      } else {
+        log.info("{} to {} failed: {}", skill.name(), p.host(), err.toString());
+      }
+      next(i + 1, p, done);
+    });
+  }
+}

@@ -1,0 +1,41 @@
+package org.netweather.sensor.daemon;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.LongSupplier;
+import org.netweather.sensor.Reading;
+import org.netweather.sensor.spool.Spool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Writes readings to the spool (durably) and asks for their delivery. */
+final class Recorder {
+  private static final Logger log = LoggerFactory.getLogger(Recorder.class);
+
+  private final Spool spool;
+  private final Runnable nudge;
+  private final LongSupplier clockMs;
+  private volatile long recorded;
+
+  Recorder(Spool spool, Runnable nudge, LongSupplier clockMs) {
+    this.spool = spool;
+    this.nudge = nudge;
+    this.clockMs = clockMs;
+  }
+
+  void record(String series, Reading reading) {
+    try {
+      spool.append(series, clockMs.getAsLong(), reading.value());
+      recorded++;
+      log.debug("{} = {} {} ({} bytes)", series, reading.value(), reading.unit(),
+          reading.bytesSpent());
+    } catch (IOException e) {
+      throw new UncheckedIOException("spooling " + series + " failed", e);
+    }
+    nudge.run();
+  }
+
+  long recorded() {
+    return recorded;
+  }
+}

@@ -1,0 +1,33 @@
+package org.netweather.sensor.daemon;
+
+/** The sensor's configuration file (YAML); every field has a default that works locally. */
+public final class SensorProperties {
+  /** This host's name in series names; empty means the machine's host name. */
+  public String host = "";
+  /** Address other daemons use to reach this sensor; empty means {@link #host}. */
+  public String advertise = "";
+  /** Address to bind the probe listener to; empty means all addresses. */
+  public String bind = "";
+  /** gRPC port of the control service (the original NWS sensor used 8060). */
+  public int port = 8060;
+  /** Probe listener port. */
+  public int probePort = 8061;
+  /** Nameserver address, host:port. */
+  public String nameserver = "localhost:8090";
+  /** Where the spool lives. */
+  public String dataDir = "nws-data/sensor";
+  /** Cluster attribute, used by proxies to find their hosts. */
+  public String cluster = "";
+  /** Lease TTL in seconds. */
+  public int ttlSeconds = 10;
+  /** Period of cpu.availability, seconds (the original's default was 10). */
+  public int cpuPeriodSeconds = 10;
+  /** Period of memory.free, seconds. */
+  public int memoryPeriodSeconds = 10;
+  /** How often to check the nameserver for this host's cliques, milliseconds. */
+  public long cliquePollMs = 5_000;
+  /** Spool bound in bytes. */
+  public long spoolBytes = 64L << 20;
+  /** Allow probes from any address (for tests and `nws probe-server`), not only sensors. */
+  public boolean probeFromAnyone = false;
+}
