@@ -260,17 +260,17 @@ public final class MeasurementStore implements AutoCloseable {
     lastCheckpointMs = clock.millis();
   }
 
-  public Optional<RawSeries.Points> range(String name, long fromMs, long toMs, int limit) {
+  Optional<RawSeries.Points> range(String name, long fromMs, long toMs, int limit) {
     Entry e = series.get(name);
     return e == null ? Optional.empty() : Optional.of(e.raw().range(fromMs, toMs, limit));
   }
 
-  public Optional<RawSeries.Points> last(String name, int n) {
+  Optional<RawSeries.Points> last(String name, int n) {
     Entry e = series.get(name);
     return e == null ? Optional.empty() : Optional.of(e.raw().last(n));
   }
 
-  public Optional<List<ConsolidatedPoint>> consolidated(String name, Resolution r, long fromMs,
+  Optional<List<ConsolidatedPoint>> consolidated(String name, Resolution r, long fromMs,
       long toMs) throws IOException {
     Entry e = series.get(name);
     return e == null ? Optional.empty() : Optional.of(e.archive().fetch(r, fromMs, toMs));
@@ -288,14 +288,20 @@ public final class MeasurementStore implements AutoCloseable {
     return out;
   }
 
+  /** Raw points held for a series, or 0 if it is unknown. */
+  public int count(String name) {
+    Entry e = series.get(name);
+    return e == null ? 0 : e.raw().size();
+  }
+
   /** Count, first and last time, last value of a series. */
-  public Optional<RawSeries> raw(String name) {
+  Optional<RawSeries> raw(String name) {
     Entry e = series.get(name);
     return e == null ? Optional.empty() : Optional.of(e.raw());
   }
 
   /** Subscribes a watcher; see {@link WatchHub}. */
-  public WatchHub.Watcher watch(List<SeriesPattern> patterns, long sinceMs, boolean liveOnly,
+  WatchHub.Watcher watch(List<SeriesPattern> patterns, long sinceMs, boolean liveOnly,
       WatchHub.Sink sink) {
     return hub.subscribe(patterns, sinceMs, liveOnly, (ps, since) -> {
       Map<String, RawSeries.Points> out = new TreeMap<>();

@@ -1,0 +1,112 @@
+package org.netweather.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netweather.api.v1.Registration;
+import org.netweather.memoryhost.MeasurementStore;
+import org.netweather.memoryhost.MemoryHostService;
+import org.netweather.nameserver.Nameserver;
+import org.netweather.nameserver.NameserverService;
+import org.netweather.sensor.daemon.SensorProperties;
+import org.netweather.sensor.daemon.SensorServer;
+
+/**
+ * A sensor keeps measuring while its memory-host is down; the spooled measurements arrive when
+ * the memory-host returns, none lost and none twice.
+ */
+class SensorSpoolTest {
+  @TempDir Path dir;
+  private final ExecutorService pool = Executors.newFixedThreadPool(2);
+  private Nameserver ns;
+  private Server nsServer;
+  private MeasurementStore store;
+  private Server memServer;
+  private SensorServer sensor;
+
+  private static ManagedChannel inProcess(String address) {
+    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':')))
+        .build();
+  }
+
+  private void startMemory() throws Exception {
+    store = MeasurementStore.open(dir.resolve("mem"), 10_000, Clock.systemUTC(), pool);
+    memServer = InProcessServerBuilder.forName("m3")
+        .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+  }
+
+  private void stopMemory() throws Exception {
+    memServer.shutdownNow().awaitTermination();
+    store.close();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (sensor != null) {
+      sensor.close();
+    }
+    stopMemory();
+    nsServer.shutdownNow().awaitTermination();
+    ns.close();
+    pool.shutdownNow();
+  }
+
+  private int stored(String series) {
+    return store.count(series);
+  }
+
+  @Test
+  void spool_holdsMeasurementsWhileMemoryHostIsDown_andDeliversThemAfter() throws Exception {
+    ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
+    nsServer = InProcessServerBuilder.forName("ns3").addService(new NameserverService(ns))
+        .build().start();
+    ns.register(Registration.newBuilder().setName("memory@m3").setKind("memory")
+        .setAddress("m3:1").build(), 3600);
+    startMemory();
+    SensorProperties p = new SensorProperties();
+    p.host = "alpha";
+    p.nameserver = "ns3:1";
+    p.dataDir = dir.resolve("sensor").toString();
+    p.probePort = 0;
+    p.memoryPeriodSeconds = 1;
+    p.cpuPeriodSeconds = 3600; // once at start; memory.free every second
+    sensor = SensorServer.start(p, InProcessServerBuilder.forName("sensor3"),
+        SensorSpoolTest::inProcess);
+
+    await(() -> stored("memory.free:alpha") >= 2);
+    stopMemory();
+    long before = sensor.delivered();
+    Thread.sleep(4_000);
+    assertTrue(sensor.spooled() >= 3, "spooled " + sensor.spooled());
+    assertEquals(before, sensor.delivered());
+
+    startMemory();
+    await(() -> sensor.spooled() == 0);
+    // Every measurement taken so far is stored exactly once (timestamps are unique). The CPU
+    // activity ran once, at start.
+    sensor.close(); // nothing more is measured or delivered from here on
+    long delivered = sensor.delivered();
+    sensor = null;
+    assertEquals(delivered, stored("memory.free:alpha") + stored("cpu.availability:alpha"));
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.currentTimeMillis() < deadline, "timed out");
+      Thread.sleep(50);
+    }
+  }
+}
