@@ -8,7 +8,9 @@ import org.netweather.clients.cli.PutCommand;
 import org.netweather.clients.cli.SeriesCommand;
 import org.netweather.clients.cli.SnapshotCommand;
 import org.netweather.clients.cli.StatusCommand;
+import org.netweather.scheduler.cli.ClusterCommand;
 import org.netweather.scheduler.cli.ScheduleCommand;
+import org.netweather.scheduler.cli.SwapCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,6 +38,8 @@ import picocli.CommandLine.Command;
         SnapshotCommand.class,
         StatusCommand.class,
         ScheduleCommand.class,
+        ClusterCommand.class,
+        SwapCommand.class,
     })
 public final class Nws implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

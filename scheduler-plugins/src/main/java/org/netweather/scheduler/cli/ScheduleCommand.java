@@ -38,6 +38,8 @@ public final class ScheduleCommand implements Callable<Integer> {
     // Registering twice is a no-op, so this is safe to call for every command built.
     registry.register(new JacobiPluginProvider());
     registry.register(new TreePluginProvider());
+    registry.register(new PipelinePluginProvider());
+    registry.register(new BroadcastPluginProvider());
     return registry;
   }
 

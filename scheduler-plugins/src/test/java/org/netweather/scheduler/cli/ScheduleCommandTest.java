@@ -48,7 +48,7 @@ class ScheduleCommandTest {
   @Test
   void schedule_withoutPlugin_listsThePlugins() {
     assertEquals(2, run());
-    assertTrue(err.toString().contains("jacobi, tree"), err.toString());
+    assertTrue(err.toString().contains("broadcast, jacobi, pipeline, tree"), err.toString());
   }
 
   @Test

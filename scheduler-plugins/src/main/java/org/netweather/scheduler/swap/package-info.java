@@ -1,0 +1,22 @@
+/**
+ * Process swapping for iterative applications after Sievert and Casanova, "MPI Process
+ * Swapping", UCSD TR CS2003-0735 (seed 004; {@code shared/specs/schedulers.md} §5), with the
+ * forecast-payback policy FPH of §5d.
+ *
+ * <ul>
+ *   <li>Library: {@link org.netweather.scheduler.swap.SwapState} (register iteration state),
+ *       {@link org.netweather.scheduler.swap.IterativeProcess} and
+ *       {@link org.netweather.scheduler.swap.ProcessGroup} (over-allocated processes, a swap
+ *       point every k iterations); {@link org.netweather.scheduler.swap.ExampleIterativeApp}.
+ *   <li>Policies: {@link org.netweather.scheduler.swap.NaivePolicy} (the seed's, and with the
+ *       self-load correction) and {@link org.netweather.scheduler.swap.FphPolicy}.
+ *   <li>{@link org.netweather.scheduler.swap.SwapManager} (one per application) and
+ *       {@link org.netweather.scheduler.swap.SwapDispatcher}, served over loopback TCP by
+ *       {@link org.netweather.scheduler.swap.SwapDispatcherServer}.
+ *   <li>{@link org.netweather.scheduler.swap.SwapSimulator}: the §5d experiment.
+ * </ul>
+ *
+ * Policies and the manager never touch a transport or a clock: time comes in each
+ * {@link org.netweather.scheduler.swap.SwapPolicy.Epoch}.
+ */
+package org.netweather.scheduler.swap;
