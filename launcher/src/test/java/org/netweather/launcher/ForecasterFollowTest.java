@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netweather.testing.InProcessChannels;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecasterGrpc;
@@ -51,11 +52,6 @@ class ForecasterFollowTest {
   private ManagedChannel client;
   private long t0;
 
-  /** Addresses are in-process server names with a dummy port. */
-  private static ManagedChannel inProcess(String address) {
-    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':')))
-        .build();
-  }
 
   @BeforeEach
   void setUp() throws Exception {
@@ -71,7 +67,7 @@ class ForecasterFollowTest {
     p.discoveryMs = 100;
     p.burnIn = 10;
     forecaster = ForecasterServer.start(p, InProcessServerBuilder.forName("forecaster"),
-        ForecasterFollowTest::inProcess);
+        InProcessChannels::forAddress);
     client = InProcessChannelBuilder.forName("forecaster").build();
     t0 = System.currentTimeMillis() - 3_600_000;
   }

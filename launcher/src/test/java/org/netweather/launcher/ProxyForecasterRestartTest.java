@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netweather.testing.InProcessChannels;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.api.v1.GetSnapshotRequest;
@@ -47,10 +48,6 @@ class ProxyForecasterRestartTest {
   private ProxyServer proxy;
   private ManagedChannel client;
 
-  private static ManagedChannel inProcess(String address) {
-    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':')))
-        .build();
-  }
 
   @BeforeEach
   void setUp() throws Exception {
@@ -70,7 +67,7 @@ class ProxyForecasterRestartTest {
     pp.host = "p";
     pp.discoveryMs = 100;
     proxy = ProxyServer.start(pp, InProcessServerBuilder.forName("proxy2"),
-        ProxyForecasterRestartTest::inProcess);
+        InProcessChannels::forAddress);
     client = InProcessChannelBuilder.forName("proxy2").build();
   }
 
@@ -80,7 +77,7 @@ class ProxyForecasterRestartTest {
     fp.host = "f2";
     fp.discoveryMs = 100;
     return ForecasterServer.start(fp, InProcessServerBuilder.forName("f2"),
-        ProxyForecasterRestartTest::inProcess);
+        InProcessChannels::forAddress);
   }
 
   @AfterEach

@@ -22,6 +22,7 @@ import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
+import org.netweather.testing.InProcessChannels;
 
 /**
  * A sensor keeps measuring while its memory-host is down; the spooled measurements arrive when
@@ -36,10 +37,6 @@ class SensorSpoolTest {
   private Server memServer;
   private SensorServer sensor;
 
-  private static ManagedChannel inProcess(String address) {
-    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':')))
-        .build();
-  }
 
   private void startMemory() throws Exception {
     store = MeasurementStore.open(dir.resolve("mem"), 10_000, Clock.systemUTC(), pool);
@@ -83,7 +80,7 @@ class SensorSpoolTest {
     p.memoryPeriodSeconds = 1;
     p.cpuPeriodSeconds = 3600; // once at start; memory.free every second
     sensor = SensorServer.start(p, InProcessServerBuilder.forName("sensor3"),
-        SensorSpoolTest::inProcess);
+        InProcessChannels::forAddress);
 
     await(() -> stored("memory.free:alpha") >= 2);
     stopMemory();
