@@ -14,9 +14,12 @@ import org.netweather.scheduler.cli.SwapCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code nws} command line. */
 @Command(name = "nws", mixinStandardHelpOptions = true, version = "NetWeather 0.1.0",
+    // Every subcommand gets --help and --version.
+    scope = ScopeType.INHERIT,
     description = "NetWeather: measure, store and forecast what a new job would get.",
     subcommands = {
         UpCommand.class,
