@@ -36,7 +36,10 @@ TB_NAMESPACES=()
 TB_TMP=""
 TB_CLEANED=0
 
-tb_log() { printf '[testbed %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+# Logs go to the stderr the script started with (TB_ERR_FD, saved by tb_init): a trap can run
+# inside a function call whose output is redirected, and the cleanup must still be seen.
+TB_ERR_FD=2
+tb_log() { printf '[testbed %s] %s\n' "$(date +%H:%M:%S)" "$*" >&"$TB_ERR_FD"; }
 tb_die() { tb_log "FATAL: $*"; exit 2; }
 
 # Namespace name of a host (a number) or "core".
@@ -59,6 +62,7 @@ tb_require() {
 
 tb_init() {
   tb_require "$@"
+  exec {TB_ERR_FD}>&2
   TB_TMP="$(mktemp -d "/tmp/${TB_PREFIX}.XXXXXX")"
   trap 'tb_cleanup' EXIT
   trap 'tb_log "interrupted"; exit 130' INT
