@@ -70,13 +70,16 @@ public final class ProbeClient implements AutoCloseable {
 
   /**
    * Round trip of a one-byte message on an open connection, in ms: the median of {@link
-   * ProbeClientOptions#latencyPings()} sequential round trips after one warm-up round trip.
+   * ProbeClientOptions#latencyPings()} sequential round trips after {@value #LATENCY_WARMUPS}
+   * warm-up round trips.
    * Extras: {@code minMs}, {@code maxMs}.
    */
+  static final int LATENCY_WARMUPS = 20;
+
   public CompletableFuture<Reading> latency(InetSocketAddress peer) {
-    // One unreported round trip first: it wakes both event loops and the path's caches, which
-    // a probe every minute otherwise finds cold.
-    int pings = options.latencyPings() + 1;
+    // Unreported round trips first: they wake both event loops, the path's caches and the JIT,
+    // which a probe every minute (or a fresh process) otherwise finds cold. A few dozen bytes.
+    int pings = options.latencyPings() + LATENCY_WARMUPS;
     CompletableFuture<Reading> result =
         echoConnection(peer)
             .thenCompose(
@@ -87,7 +90,8 @@ public final class ProbeClient implements AutoCloseable {
                             rtts -> {
                               long hello = ec.fresh().getAndSet(false) ? ProbeHello.LENGTH : 0;
                               return latencyReading(
-                                  Arrays.copyOfRange(rtts, 1, pings), hello + 2L * pings);
+                                  Arrays.copyOfRange(rtts, LATENCY_WARMUPS, pings),
+                                  hello + 2L * pings);
                             }))
             .orTimeout(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
     result.whenComplete(
