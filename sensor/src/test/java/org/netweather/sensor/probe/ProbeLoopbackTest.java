@@ -65,9 +65,10 @@ class ProbeLoopbackTest {
 
     assertTrue(first.value() > 0 && first.value() < 1000, "rtt " + first.value());
     assertEquals("ms", first.unit());
-    // 5 reported round trips and one warm-up, a byte each way.
-    assertEquals(ProbeHello.LENGTH + 12, first.bytesSpent());
-    assertEquals(12, second.bytesSpent());
+    // 5 reported round trips and the warm-ups, a byte each way.
+    long pings = 5 + ProbeClient.LATENCY_WARMUPS;
+    assertEquals(ProbeHello.LENGTH + 2 * pings, first.bytesSpent());
+    assertEquals(2 * pings, second.bytesSpent());
     assertTrue(first.extras().get("minMs") <= first.value());
   }
 
