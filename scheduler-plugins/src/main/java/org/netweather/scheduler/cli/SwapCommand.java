@@ -5,10 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.netweather.clients.cli.ConnectionOptions;
 import org.netweather.clients.cli.JsonWriter;
+import org.netweather.scheduler.frame.ResourceSnapshot;
+import org.netweather.scheduler.swap.HostView;
+import org.netweather.scheduler.swap.SnapshotHostViews;
 import org.netweather.scheduler.swap.SwapDispatcher;
 import org.netweather.scheduler.swap.SwapDispatcherClient;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -21,9 +27,11 @@ import picocli.CommandLine.Spec;
  * <pre>{@code
  * nws swap status [APP] [--json]
  * nws swap force APP OUT_HOST IN_HOST
+ * nws swap views (--snapshot FILE | --cluster C) [--active H1,H2] [--json]
  * }</pre>
  */
-@Command(name = "swap", subcommands = {SwapCommand.Status.class, SwapCommand.Force.class},
+@Command(name = "swap", subcommands = {SwapCommand.Status.class, SwapCommand.Force.class,
+    SwapCommand.Views.class},
     description = "Watch and force process swaps of iterative applications.")
 public final class SwapCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -111,6 +119,66 @@ public final class SwapCommand implements Callable<Integer> {
       spec.commandLine().getOut().printf("%s: %s will swap for %s at the next swap point%n",
           application, out, in);
       spec.commandLine().getOut().flush();
+      return 0;
+    }
+  }
+
+  /** {@code nws swap views}: what the policies would see of a cluster now. */
+  @Command(name = "views", description = "Each host as the swap policies see it, from a "
+      + "cluster's forecasts: load, self-load corrected CPU forecast and its error.")
+  static final class Views implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Mixin ConnectionOptions connection;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    SnapshotSource source;
+
+    @Option(names = "--active", paramLabel = "H1,H2", split = ",",
+        description = "Hosts that run a rank (their own process is taken out of their load).")
+    List<String> active = List.of();
+
+    @Option(names = "--persistence", paramLabel = "SECONDS", defaultValue = "60",
+        description = "τ given to every host (default: ${DEFAULT-VALUE}).")
+    double persistence;
+
+    @Option(names = "--json", description = "Print a JSON document.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      ResourceSnapshot s = source.load(connection);
+      List<String> hosts = s.hosts().stream().map(h -> h.name()).toList();
+      for (String a : active) {
+        if (s.indexOf(a) < 0) {
+          throw new IllegalArgumentException("--active: host '" + a + "' is not in "
+              + source.describe());
+        }
+      }
+      List<HostView> views = SnapshotHostViews.views(s, hosts, active::contains, persistence);
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        List<Object> rows = new ArrayList<>();
+        for (HostView v : views) {
+          Map<String, Object> r = new java.util.LinkedHashMap<>();
+          r.put("host", v.name());
+          r.put("active", v.active());
+          r.put("loadAverage", Double.isNaN(v.loadAverage()) ? null : v.loadAverage());
+          r.put("forecast", v.forecast());
+          r.put("error", v.error());
+          r.put("persistence", v.persistence());
+          rows.add(r);
+        }
+        out.println(JsonWriter.write(Map.of("cluster", s.cluster(), "hosts", rows)));
+      } else {
+        out.printf("%-16s %-6s %8s %9s %7s%n", "host", "active", "load", "forecast", "error");
+        for (HostView v : views) {
+          out.printf(java.util.Locale.ROOT, "%-16s %-6s %8s %9.3f %7.3f%n", v.name(),
+              v.active() ? "yes" : "no", Double.isNaN(v.loadAverage()) ? "-"
+                  : String.format(java.util.Locale.ROOT, "%.2f", v.loadAverage()),
+              v.forecast(), v.error());
+        }
+      }
+      out.flush();
       return 0;
     }
   }

@@ -14,6 +14,12 @@
  *       {@link org.netweather.scheduler.swap.SwapDispatcher}, served over loopback TCP by
  *       {@link org.netweather.scheduler.swap.SwapDispatcherServer}.
  *   <li>{@link org.netweather.scheduler.swap.SwapSimulator}: the §5d experiment.
+ *   <li>Live forecasts: {@link org.netweather.scheduler.swap.SnapshotHostViews} builds the
+ *       policies' host views from a NetWeather cluster snapshot (CPU availability forecast and
+ *       its MAE, corrected for our own process on active hosts; bandwidth for swap costs), and
+ *       {@link org.netweather.scheduler.swap.LiveForecasts} fetches one per refresh interval
+ *       for a manager's epochs, from a proxy ({@code SnapshotCommand.fetch}) or a file. {@code
+ *       nws swap views (--cluster C | --snapshot FILE) --active H1,H2} shows what they see.
  * </ul>
  *
  * Policies and the manager never touch a transport or a clock: time comes in each

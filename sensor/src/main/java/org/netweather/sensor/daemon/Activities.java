@@ -11,14 +11,17 @@ import org.netweather.api.v1.Activity;
 import org.netweather.model.SeriesName;
 import org.netweather.sensor.HostSkill;
 import org.netweather.sensor.PeerSkill;
+import org.netweather.sensor.Reading;
 import org.netweather.sensor.Skill;
+import org.netweather.sensor.plogp.PeerSeriesSkill;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Periodic activities outside cliques: host skills every period, and network skills against a
  * fixed list of peers. Host skills run on one thread, so a CPU spin probe never competes with
- * another experiment of this sensor.
+ * another experiment of this sensor. A skill with several series per experiment ({@link
+ * PeerSeriesSkill}, such as {@code plogp}) records each as {@code RESOURCE:SELF->PEER}.
  */
 final class Activities implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Activities.class);
@@ -92,12 +95,22 @@ final class Activities implements AutoCloseable {
     for (String host : hosts) {
       peers.find(host).ifPresent(p -> {
         try {
-          recorder.record(skill.name() + ":" + self + "->" + host,
-              skill.measure(p.probe()).toCompletableFuture().get(60, TimeUnit.SECONDS));
+          Reading r = skill.measure(p.probe()).toCompletableFuture().get(60, TimeUnit.SECONDS);
+          record(skill, self + "->" + host, r);
         } catch (Exception e) {
           log.info("{} to {} failed: {}", skill.name(), host, e.toString());
         }
       });
+    }
+  }
+
+  /** Records a reading as {@code SKILL:WHERE}, or each of its series as {@code RESOURCE:WHERE}. */
+  void record(Skill skill, String where, Reading r) {
+    if (skill instanceof PeerSeriesSkill s) {
+      s.series(r).forEach((resource, v) ->
+          recorder.record(resource + ":" + where, Reading.of(v, skill.unit())));
+    } else {
+      recorder.record(skill.name() + ":" + where, r);
     }
   }
 

@@ -38,12 +38,17 @@ final class ProbeExperiments implements CliqueExperiments {
       return done;
     }
     log.info("clique {}: probing {} at {}", clique, peer, p.probe());
-    next(0, p, done);
+    next(0, p, done, clique, System.nanoTime());
     return done;
   }
 
-  private void next(int i, PeerDirectory.Peer p, CompletableFuture<Void> done) {
+  private void next(int i, PeerDirectory.Peer p, CompletableFuture<Void> done, String clique,
+      long startNanos) {
     if (i == skills.size() || done.isDone()) {
+      // Logged when the last skill has really finished (even after a cancellation), so the
+      // "probing" and "probed" lines bound this holder's traffic to the peer.
+      log.info("clique {}: probed {} in {} ms{}", clique, p.host(),
+          (System.nanoTime() - startNanos) / 1_000_000, done.isDone() ? " (cancelled)" : "");
       done.complete(null);
       return;
     }
@@ -54,7 +59,7 @@ final class ProbeExperiments implements CliqueExperiments {
       } else {
         log.info("{} to {} failed: {}", skill.name(), p.host(), err.toString());
       }
-      next(i + 1, p, done);
+      next(i + 1, p, done, clique, startNanos);
     });
   }
 }

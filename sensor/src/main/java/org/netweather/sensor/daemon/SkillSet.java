@@ -1,6 +1,7 @@
 package org.netweather.sensor.daemon;
 
 import io.netty.channel.EventLoopGroup;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ import org.netweather.sensor.interference.InterferenceSkill;
 import org.netweather.sensor.interference.MatrixDiagonalKernel;
 import org.netweather.sensor.interference.ProbeTransferDriver;
 import org.netweather.sensor.memory.MemoryFreeSkill;
+import org.netweather.sensor.plogp.PLogPMeasurement;
+import org.netweather.sensor.plogp.PLogPSkill;
 import org.netweather.sensor.probe.ProbeClient;
 import org.netweather.sensor.probe.ProbeClientOptions;
 import org.netweather.sensor.probe.ProbeEventLoops;
@@ -39,13 +42,15 @@ public final class SkillSet implements AutoCloseable {
   private final EventLoopGroup group;
   private final ProbeClient client;
   private final ExecutorService interference;
+  private final ExecutorService plogp;
   private final Map<String, Skill> skills;
 
   private SkillSet(EventLoopGroup group, ProbeClient client, ExecutorService interference,
-      Map<String, Skill> skills) {
+      ExecutorService plogp, Map<String, Skill> skills) {
     this.group = group;
     this.client = client;
     this.interference = interference;
+    this.plogp = plogp;
     this.skills = skills;
   }
 
@@ -57,6 +62,9 @@ public final class SkillSet implements AutoCloseable {
     // Interference experiments compute for seconds; one at a time is plenty.
     ExecutorService interference = Executors.newSingleThreadExecutor(
         new NamedThreadFactory("interference"));
+    // pLogP timings block on their probe connection; one measurement at a time, within 50 s so
+    // that the daemon's 60 s wait for a peer skill sees it end.
+    ExecutorService plogp = Executors.newSingleThreadExecutor(new NamedThreadFactory("plogp"));
     Map<String, Skill> skills = new LinkedHashMap<>();
     for (Skill s : List.of(
         CpuAvailabilitySkill.create(host, CpuAvailabilityOptions.defaults()),
@@ -69,10 +77,12 @@ public final class SkillSet implements AutoCloseable {
             interference),
         new InterferenceSkill(Direction.RECEIVE, MatrixDiagonalKernel::paper,
             new ProbeTransferDriver(client), ticker, InterferenceOptions.defaults(),
-            interference))) {
+            interference),
+        new PLogPSkill(client, PLogPMeasurement.Settings.defaults(), Duration.ofSeconds(50),
+            ticker, plogp))) {
       skills.put(s.name(), s);
     }
-    return new SkillSet(group, client, interference, skills);
+    return new SkillSet(group, client, interference, plogp, skills);
   }
 
   public Skill get(String name) {
@@ -98,6 +108,7 @@ public final class SkillSet implements AutoCloseable {
   public void close() {
     client.close();
     interference.shutdownNow();
+    plogp.shutdownNow();
     group.shutdownGracefully();
   }
 }

@@ -1,6 +1,7 @@
 package org.netweather.sensor.plogp;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.DoubleSupplier;
@@ -14,10 +15,14 @@ import java.util.function.DoubleSupplier;
  *   g(0)   saturation: bursts of n 0-byte messages, n doubling, g0 = (T(n) − RTT(0))/(n − 1),
  *          until g0 changes by < 1 % (1.5 % past 64 KiB) and RTT(0) is < 1 % of T(n)
  *   RTT(m) m bytes out, 0 back;  g(m) = RTT(m) − RTT(0) + g(0);  L = RTT(0)/2 − g(0)
+ *          [ours] RTT(0) is measured again after saturation, warm, for L and g(m)
  *          (an RTT(m) below RTT(0), noise, is replaced by the smallest RTT(0) seen)
  *   os(m)  the send call's duration;  or(m) the receive call's, after waiting
  *          Δ = max(1.2·RTT(m), 100 × clock overhead) so the message is already there
  *   each timing is repeated until its 95 % confidence half-width / mean < 2·eps
+ *   [ours] over the samples within Tukey's far fence (Q3 + 3·IQR): on a shared host a timing
+ *          has one-sided outliers (the process was preempted), and a few of them in an RTT(0)
+ *          mean shift every g(m) by as much; logp_mpi assumes dedicated nodes
  * Sizes: 0, then minSize·2^j up to maxSize; past maxSize (up to 8·maxSize) doubling goes on
  * while g still departs from the linear extrapolation of the last two sizes; and a midpoint is
  * inserted wherever g, os or or departs from linear extrapolation by more than maxDiff, which
@@ -59,12 +64,11 @@ public final class PLogPMeasurement {
 
   public PLogPParameters measure() {
     // Keep the smallest RTT(0) sample: it replaces an RTT(m) that noise pushed below RTT(0).
-    rtt0 = repeat(() -> {
-      double t = channel.roundTrip(0);
-      rtt0Min = Math.min(rtt0Min, t - channel.clockOverhead());
-      return t;
-    });
+    rtt0 = roundTrip0();
     g0 = saturatedGap();
+    // Again, now that saturation has warmed both ends: this one is the reference of L and every
+    // g(m), and a cold first RTT(0) would otherwise make every RTT(m) look shorter.
+    rtt0 = roundTrip0();
     points.put(0, new double[] {g0, repeat(() -> channel.sendOverhead(0)),
         receive(0, rtt0)});
     for (long m = settings.minSize(); m <= settings.maxSize(); m *= 2) {
@@ -90,6 +94,14 @@ public final class PLogPMeasurement {
       k++;
     }
     return new PLogPParameters(rtt0 / 2 - g0, sizes, v[0], v[1], v[2]);
+  }
+
+  private double roundTrip0() {
+    return repeat(() -> {
+      double t = channel.roundTrip(0);
+      rtt0Min = Math.min(rtt0Min, t - channel.clockOverhead());
+      return t;
+    });
   }
 
   private void measureAt(int m) {
@@ -163,26 +175,47 @@ public final class PLogPMeasurement {
 
   /**
    * Repeats a timing until the 95 % confidence half-width over the mean is below 2·eps, with
-   * the clock overhead subtracted; the mean is returned.
+   * the clock overhead subtracted and samples beyond the far fence left out; the mean of the
+   * rest is returned.
    */
   double repeat(DoubleSupplier timing) {
-    double sum = 0;
-    double sq = 0;
-    int n = 0;
+    double[] samples = new double[settings.maxRepeats()];
     double clock = channel.clockOverhead();
+    int n = 0;
+    double mean = 0;
     while (n < settings.maxRepeats()) {
-      double t = timing.getAsDouble() - clock;
-      sum += t;
-      sq += t * t;
-      n++;
-      if (n >= 3) {
-        double mean = sum / n;
-        double sd = Math.sqrt(Math.max(0, (sq - n * mean * mean) / (n - 1)));
-        if (1.96 * sd / Math.sqrt(n) <= 2 * settings.eps() * Math.abs(mean)) {
-          break;
-        }
+      samples[n++] = timing.getAsDouble() - clock;
+      double[] kept = withinFence(samples, n);
+      double sum = 0;
+      double sq = 0;
+      for (double t : kept) {
+        sum += t;
+        sq += t * t;
+      }
+      int k = kept.length;
+      mean = sum / k;
+      double sd = k < 2 ? 0 : Math.sqrt(Math.max(0, (sq - k * mean * mean) / (k - 1)));
+      if (k >= 3 && 1.96 * sd / Math.sqrt(k) <= 2 * settings.eps() * Math.abs(mean)) {
+        break;
       }
     }
-    return sum / n;
+    return mean;
+  }
+
+  /** The first n samples without those above Q3 + 3·IQR (all of them below 4 samples). */
+  static double[] withinFence(double[] samples, int n) {
+    double[] sorted = Arrays.copyOf(samples, n);
+    Arrays.sort(sorted);
+    if (n < 4) {
+      return sorted;
+    }
+    double q1 = sorted[n / 4];
+    double q3 = sorted[(3 * n) / 4];
+    double fence = q3 + 3 * (q3 - q1);
+    int k = n;
+    while (k > 1 && sorted[k - 1] > fence) {
+      k--;
+    }
+    return Arrays.copyOf(sorted, k);
   }
 }

@@ -29,11 +29,12 @@ import org.netweather.sensor.Ticker;
  * Reading rtt = client.latency(peer).get();       // ms, median of 5 one-byte round trips
  * Reading connect = client.connectTime(peer).get(); // ms to open a connection
  * Reading bw = client.bandwidth(peer).get();      // Mbit/s; bw.bytesSpent() = cost
+ * try (PLogPConnection c = client.plogp(peer).get()) { long ns = c.burst(64, 0).get(); }
  * client.close();
  * }</pre>
  *
  * <p>Latency probes reuse one open echo connection per peer, so they time a message rather than a
- * handshake; the first probe pays 16 bytes of hello. Bandwidth and transfers open a fresh
+ * handshake; the first probe pays 16 bytes of hello. Bandwidth, transfers and pLogP open a fresh
  * connection each. Every future fails with an {@link IOException} (or a time-out) when the peer
  * does not answer within {@link ProbeClientOptions#timeout()}.
  *
@@ -150,6 +151,16 @@ public final class ProbeClient implements AutoCloseable {
         new TransferClientHandler(send, bytesPerSecond, options.maxTransferBytes(), ticker);
     return connect(peer, (ch, rtt) -> ch.pipeline().addLast("transfer", h))
         .thenApply(c -> new ProbeTransfer(c.channel(), h));
+  }
+
+  /**
+   * Opens a fresh {@link ProbeMode#PLOGP} connection to {@code peer} for pLogP timings; each
+   * timing on it fails after {@link ProbeClientOptions#timeout()}.
+   */
+  public CompletableFuture<PLogPConnection> plogp(InetSocketAddress peer) {
+    PLogPClientHandler h = new PLogPClientHandler(ticker);
+    return connect(peer, (ch, rtt) -> ch.pipeline().addLast("plogp", h))
+        .thenApply(c -> new PLogPConnection(c.channel(), h, options.timeout().toNanos()));
   }
 
   private CompletableFuture<EchoConnection> echoConnection(InetSocketAddress peer) {

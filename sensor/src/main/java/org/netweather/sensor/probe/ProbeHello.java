@@ -24,9 +24,11 @@ import io.netty.buffer.ByteBufAllocator;
  *            (0: send no marks)                    (the server enforces its own cap as well)
  *   SOURCE 3 rate in KiB/s (0: as fast as          bytes to send before closing
  *            the path allows)
+ *   PLOGP 4  0                                     0
  * </pre>
  *
- * <p>After the hello the client's stream is raw payload (ECHO, SINK) or nothing (SOURCE).
+ * <p>After the hello the client's stream is raw payload (ECHO, SINK), nothing (SOURCE), or
+ * {@link PLogPFrame}s (PLOGP). A server older than a mode refuses its hello by closing.
  *
  * @param arg32 unsigned 32-bit argument, held in a long
  * @param arg64 64-bit argument, >= 0
@@ -56,6 +58,10 @@ public record ProbeHello(ProbeMode mode, long arg32, long arg64) {
 
   public static ProbeHello source(long kibPerSecond, long totalBytes) {
     return new ProbeHello(ProbeMode.SOURCE, kibPerSecond, totalBytes);
+  }
+
+  public static ProbeHello plogp() {
+    return new ProbeHello(ProbeMode.PLOGP, 0, 0);
   }
 
   /** Encodes this hello into a new buffer. */

@@ -81,6 +81,8 @@ final class ProbeHelloDecoder extends ByteToMessageDecoder {
       case SOURCE:
         long total = Math.min(hello.arg64(), options.maxSourceBytes());
         return new SourceHandler(ticker, hello.arg32() * 1024.0, total);
+      case PLOGP:
+        return new PLogPHandler(options.maxSinkBytes(), options.maxSourceBytes());
       default:
         throw new AssertionError(hello.mode());
     }

@@ -7,7 +7,9 @@ public enum ProbeMode {
   /** Read and discard, answering with progress marks: bandwidth trains and paced sends. */
   SINK(2),
   /** Send payload at a requested rate: the peer's side of a paced receive. */
-  SOURCE(3);
+  SOURCE(3),
+  /** Answer framed messages ({@link PLogPFrame}): pLogP overheads, gaps and round trips. */
+  PLOGP(4);
 
   private final int code;
 

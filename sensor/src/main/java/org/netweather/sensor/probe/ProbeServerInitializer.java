@@ -15,7 +15,8 @@ import org.netweather.sensor.Ticker;
  *
  * <pre>
  *   AllowListFilter -> IdleStateHandler -> ProbeHelloDecoder -> Closer
- *                                          (replaced by EchoHandler | SinkHandler | SourceHandler)
+ *                                          (replaced by EchoHandler | SinkHandler | SourceHandler
+ *                                           | PLogPHandler)
  * </pre>
  */
 final class ProbeServerInitializer extends ChannelInitializer<SocketChannel> {

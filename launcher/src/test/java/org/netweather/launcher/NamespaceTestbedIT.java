@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
  * Runs the network-namespace testbed (testbed/e2e and testbed/accuracy) from the test command.
  * It needs root, iproute2 and the reference tools; elsewhere the tests are skipped and say why.
  */
-class TestbedIT {
+class NamespaceTestbedIT {
   private static final Path HOME =
       Path.of(System.getProperty("netweather.home", "..")).toAbsolutePath().normalize();
 
