@@ -58,6 +58,20 @@ class NamespaceTestbedIT {
   }
 
   /**
+   * A clique's probes never overlap (from the sensors' probe logs), the others resume within
+   * the time-out the clique code promises after the token holder is killed, and a memory-host
+   * stopped for a minute loses nothing.
+   */
+  @Test
+  @Timeout(600)
+  void clique_noOverlap_resumesAfterHolderDies_andOutageLosesNothing() throws Exception {
+    assumeTestbed();
+    Run r = run(List.of(HOME.resolve("testbed/clique").toString()), 540);
+    System.out.println(r.output());
+    assertEquals(0, r.exit(), "testbed/clique failed:\n" + r.output());
+  }
+
+  /**
    * Runs the accuracy comparison and checks that it measured every row. Whether each row meets
    * its target is reported, not asserted here: like speed, accuracy against references on a
    * shared, noisy machine is a figure, and testbed/accuracy's own exit status says whether the

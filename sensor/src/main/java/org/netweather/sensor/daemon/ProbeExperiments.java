@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.netweather.sensor.PeerSkill;
+import org.netweather.sensor.Reading;
 import org.netweather.sensor.clique.CliqueExperiments;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +54,11 @@ final class ProbeExperiments implements CliqueExperiments {
       return;
     }
     PeerSkill skill = skills.get(i);
-    skill.measure(p.probe()).whenComplete((reading, err) -> {
+    CompletableFuture<Reading> running = skill.measure(p.probe()).toCompletableFuture();
+    // When the clique gives up on this turn (experiment time-out), stop the skill in flight
+    // too, so this holder's traffic ends before the next holder starts.
+    done.whenComplete((v, e) -> running.cancel(true));
+    running.whenComplete((reading, err) -> {
       if (err == null) {
         recorder.record(skill.name() + ":" + self + "->" + p.host(), reading);
       } else {

@@ -133,6 +133,14 @@ public final class ProbeClient implements AutoCloseable {
             (c, e) -> {
               if (e != null) {
                 result.completeExceptionally(e);
+              } else {
+                // A cancelled or timed-out train must stop sending at once: a clique holder's
+                // turn may have moved on, and its bytes would disturb the next holder's probes.
+                result.whenComplete((r, err) -> {
+                  if (err != null) {
+                    c.channel().close();
+                  }
+                });
               }
             });
     // The handler reports at its own deadline; this only guards a connection that never forms.
