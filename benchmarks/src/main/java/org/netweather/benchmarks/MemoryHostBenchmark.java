@@ -36,6 +36,10 @@ import org.netweather.memoryhost.MemoryHostService;
  * <pre>
  *   benchmarks/run MemoryHostBenchmark [DIR]
  * </pre>
+ *
+ * <p>Last results (2-vCPU VM, ext4, 2026-11-22): baseline 4 909 fsyncs/s; batch 1: 1 370/s with
+ * one client, 8 193/s with eight; batch 100: 183 575/s with one client, 789 074/s with eight;
+ * fetch of the last 1, 100 and 10 000 points: p50 0.05, 0.07 and 1.1 ms.
  */
 public final class MemoryHostBenchmark {
   private static final long WARMUP_MS = 2_000;
