@@ -58,13 +58,37 @@ public final class OshiHostMetrics implements HostMetrics {
     return load < 0 ? Double.NaN : load;
   }
 
+  /** Threads of this process in state R, at least 1 (the caller). */
+  private static int ownRunningThreads() {
+    int running = 0;
+    try (java.nio.file.DirectoryStream<java.nio.file.Path> tasks =
+        Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
+      for (java.nio.file.Path t : tasks) {
+        try {
+          String stat = Files.readString(t.resolve("stat"));
+          int close = stat.lastIndexOf(')');
+          if (close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'R') {
+            running++;
+          }
+        } catch (IOException e) {
+          // the thread ended meanwhile
+        }
+      }
+    } catch (IOException e) {
+      return 1;
+    }
+    return Math.max(1, running);
+  }
+
   @Override
   public double runnableTasks() {
     try {
       String[] fields = Files.readString(LOADAVG).trim().split("\\s+");
       int slash = fields[3].indexOf('/');
-      // The reading thread itself is running while it reads; it is no competitor.
-      return Math.max(0, Integer.parseInt(fields[3].substring(0, slash)) - 1);
+      // This process's own running threads (the reader itself, and the JIT compiler or GC
+      // threads of a young JVM) are the sensor's overhead, not competitors a new process
+      // would meet.
+      return Math.max(0, Integer.parseInt(fields[3].substring(0, slash)) - ownRunningThreads());
     } catch (IOException | RuntimeException e) {
       return Double.NaN;
     }
