@@ -90,10 +90,6 @@ public final class ForecasterServer implements AutoCloseable {
     return forecasts;
   }
 
-  int following() {
-    return discovery.following();
-  }
-
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
   }

@@ -67,10 +67,6 @@ final class MemoryDiscovery implements AutoCloseable {
     }
   }
 
-  synchronized int following() {
-    return followed.size();
-  }
-
   private static void stop(Followed f) {
     f.follower().close();
     f.channel().shutdownNow();

@@ -110,8 +110,4 @@ public final class SeriesForecasts {
     out.sort((a, b) -> a.series().compareTo(b.series()));
     return out;
   }
-
-  public int size() {
-    return states.size();
-  }
 }

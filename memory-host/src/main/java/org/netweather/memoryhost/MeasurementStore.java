@@ -320,10 +320,6 @@ public final class MeasurementStore implements AutoCloseable {
     }, sink);
   }
 
-  int watchers() {
-    return hub.size();
-  }
-
   /** Finishes queued appends, then checkpoints and closes every file. */
   @Override
   public void close() throws IOException {

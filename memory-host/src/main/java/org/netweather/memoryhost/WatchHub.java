@@ -80,10 +80,6 @@ final class WatchHub {
     }
   }
 
-  int size() {
-    return watchers.size();
-  }
-
   private static WatchResponse message(String series, RawSeries.Points p, int from, int to) {
     SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(series);
     for (int i = from; i < to; i++) {

@@ -60,11 +60,6 @@ public final class Registrar implements AutoCloseable {
     return this;
   }
 
-  /** Whether the last contact with the nameserver succeeded. */
-  public boolean isRegistered() {
-    return registered;
-  }
-
   private void beat() {
     try {
       if (leaseId != null) {

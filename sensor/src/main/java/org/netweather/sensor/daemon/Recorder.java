@@ -15,7 +15,6 @@ final class Recorder {
   private final Spool spool;
   private final Runnable nudge;
   private final LongSupplier clockMs;
-  private volatile long recorded;
 
   Recorder(Spool spool, Runnable nudge, LongSupplier clockMs) {
     this.spool = spool;
@@ -26,16 +25,11 @@ final class Recorder {
   void record(String series, Reading reading) {
     try {
       spool.append(series, clockMs.getAsLong(), reading.value());
-      recorded++;
       log.debug("{} = {} {} ({} bytes)", series, reading.value(), reading.unit(),
           reading.bytesSpent());
     } catch (IOException e) {
       throw new UncheckedIOException("spooling " + series + " failed", e);
     }
     nudge.run();
-  }
-
-  long recorded() {
-    return recorded;
   }
 }
