@@ -15,8 +15,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.netweather.sensor.Reading;
 import org.netweather.sensor.Ticker;
 
@@ -33,8 +35,9 @@ import org.netweather.sensor.Ticker;
  * client.close();
  * }</pre>
  *
- * <p>Latency probes reuse one open echo connection per peer, so they time a message rather than a
- * handshake; the first probe pays 16 bytes of hello. Bandwidth, transfers and pLogP open a fresh
+ * <p>Latency probes reuse one open echo connection per peer (a blocking socket, see {@link
+ * BlockingEcho}), so they time a message rather than a handshake; the first probe pays 16 bytes
+ * of hello. Bandwidth, transfers and pLogP open a fresh
  * connection each. Every future fails with an {@link IOException} (or a time-out) when the peer
  * does not answer within {@link ProbeClientOptions#timeout()}.
  *
@@ -46,12 +49,16 @@ public final class ProbeClient implements AutoCloseable {
   private final EventLoopGroup group;
   private final ProbeClientOptions options;
   private final Ticker ticker;
-  private final ConcurrentMap<InetSocketAddress, CompletableFuture<EchoConnection>> echoes =
-      new ConcurrentHashMap<>();
+  private final ConcurrentMap<InetSocketAddress, BlockingEcho> echoes = new ConcurrentHashMap<>();
+  // Latency probes block on their socket; one thread keeps them off the event loops and
+  // sequential, as one prober's experiments should be.
+  private final ExecutorService latencyThread = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "probe-latency");
+    t.setDaemon(true);
+    return t;
+  });
 
   private record Connected(Channel channel, long connectNanos) {}
-
-  private record EchoConnection(Channel channel, EchoClientHandler handler, AtomicBoolean fresh) {}
 
   public ProbeClient(EventLoopGroup group, ProbeClientOptions options, Ticker ticker) {
     this.group = group;
@@ -78,29 +85,33 @@ public final class ProbeClient implements AutoCloseable {
   static final int LATENCY_WARMUPS = 20;
 
   public CompletableFuture<Reading> latency(InetSocketAddress peer) {
-    // Unreported round trips first: they wake both event loops, the path's caches and the JIT,
-    // which a probe every minute (or a fresh process) otherwise finds cold. A few dozen bytes.
+    // Unreported round trips first: they wake both ends, the path's caches and the JIT, which
+    // a probe every minute (or a fresh process) otherwise finds cold. A few dozen bytes.
     int pings = options.latencyPings() + LATENCY_WARMUPS;
-    CompletableFuture<Reading> result =
-        echoConnection(peer)
-            .thenCompose(
-                ec ->
-                    ec.handler()
-                        .ping(pings)
-                        .thenApply(
-                            rtts -> {
-                              long hello = ec.fresh().getAndSet(false) ? ProbeHello.LENGTH : 0;
-                              return latencyReading(
-                                  Arrays.copyOfRange(rtts, LATENCY_WARMUPS, pings),
-                                  hello + 2L * pings);
-                            }))
-            .orTimeout(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
-    result.whenComplete(
-        (r, e) -> {
-          if (e != null) {
-            dropEcho(peer);
+    CompletableFuture<Reading> result = new CompletableFuture<>();
+    try {
+      latencyThread.execute(() -> {
+        try {
+          BlockingEcho echo = echoes.get(peer);
+          if (echo == null || !echo.isOpen()) {
+            echo = BlockingEcho.open(peer, options.timeout(), ticker);
+            echoes.put(peer, echo);
           }
-        });
+          long hello = echo.takeFresh() ? ProbeHello.LENGTH : 0;
+          long[] rtts = echo.ping(pings);
+          result.complete(latencyReading(Arrays.copyOfRange(rtts, LATENCY_WARMUPS, pings),
+              hello + 2L * pings));
+        } catch (IOException | RuntimeException e) {
+          BlockingEcho dead = echoes.remove(peer);
+          if (dead != null) {
+            dead.close();
+          }
+          result.completeExceptionally(e);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      result.completeExceptionally(new IOException("probe client is closed"));
+    }
     return result;
   }
 
@@ -171,38 +182,6 @@ public final class ProbeClient implements AutoCloseable {
         .thenApply(c -> new PLogPConnection(c.channel(), h, options.timeout().toNanos()));
   }
 
-  private CompletableFuture<EchoConnection> echoConnection(InetSocketAddress peer) {
-    CompletableFuture<EchoConnection> existing = echoes.get(peer);
-    if (existing != null && (!existing.isDone() || isUsable(existing))) {
-      return existing;
-    }
-    EchoClientHandler h = new EchoClientHandler(ticker);
-    CompletableFuture<EchoConnection> created =
-        connect(peer, (ch, rtt) -> ch.pipeline().addLast("echo", h))
-            .thenApply(c -> new EchoConnection(c.channel(), h, new AtomicBoolean(true)));
-    // A closed connection leaves the cache, unless a newer one has replaced it already.
-    created.thenAccept(
-        ec -> ec.channel().closeFuture().addListener(f -> echoes.remove(peer, created)));
-    if (existing == null ? echoes.putIfAbsent(peer, created) != null
-        : !echoes.replace(peer, existing, created)) {
-      // Another caller cached a connection first; use that one and drop ours.
-      created.thenAccept(ec -> ec.channel().close());
-      return echoConnection(peer);
-    }
-    return created;
-  }
-
-  private static boolean isUsable(CompletableFuture<EchoConnection> f) {
-    return !f.isCompletedExceptionally() && f.join().channel().isActive();
-  }
-
-  private void dropEcho(InetSocketAddress peer) {
-    CompletableFuture<EchoConnection> f = echoes.remove(peer);
-    if (f != null) {
-      f.thenAccept(ec -> ec.channel().close());
-    }
-  }
-
   /** What to put in a connected channel's pipeline, given the connect time in ns. */
   @FunctionalInterface
   private interface Setup {
@@ -262,8 +241,10 @@ public final class ProbeClient implements AutoCloseable {
 
   @Override
   public void close() {
-    for (InetSocketAddress peer : echoes.keySet()) {
-      dropEcho(peer);
+    latencyThread.shutdownNow();
+    for (BlockingEcho e : echoes.values()) {
+      e.close();
     }
+    echoes.clear();
   }
 }

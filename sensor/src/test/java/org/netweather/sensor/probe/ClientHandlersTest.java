@@ -98,38 +98,6 @@ class ClientHandlersTest {
   }
 
   @Test
-  void echo_pingsAnswered_roundTripsTimedOnFakeClock() throws Exception {
-    EchoClientHandler echo = new EchoClientHandler(ticker);
-    EmbeddedChannel ch = new EmbeddedChannel(echo);
-    assertEquals(ProbeHello.LENGTH, ((ByteBuf) ch.readOutbound()).readableBytes());
-
-    CompletableFuture<long[]> rtts = echo.ping(3);
-    for (int i = 1; i <= 3; i++) {
-      ch.runPendingTasks();
-      ByteBuf ping = ch.readOutbound();
-      assertEquals(1, ping.readableBytes());
-      ticker.advance(i * 100_000L);
-      ch.writeInbound(ping);
-    }
-
-    assertTrue(rtts.isDone());
-    assertEquals(100_000L, rtts.get()[0]);
-    assertEquals(300_000L, rtts.get()[2]);
-  }
-
-  @Test
-  void echo_channelClosedMidProbe_fails() {
-    EchoClientHandler echo = new EchoClientHandler(ticker);
-    EmbeddedChannel ch = new EmbeddedChannel(echo);
-    CompletableFuture<long[]> rtts = echo.ping(2);
-    ch.runPendingTasks();
-
-    ch.close();
-
-    assertTrue(rtts.isCompletedExceptionally());
-  }
-
-  @Test
   void pacedSend_oneMegabytePerSecondFor100ms_sendsAbout100KB() {
     EmbeddedChannel ch = new EmbeddedChannel();
     ch.freezeTime();
