@@ -1,9 +1,12 @@
 package org.netweather.benchmarks;
 
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,114 +16,171 @@ import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.api.v1.ForecasterGrpc;
 import org.netweather.api.v1.GetForecastRequest;
 import org.netweather.api.v1.GetSnapshotRequest;
+import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.ProxyGrpc;
-import org.netweather.forecaster.ForecasterProperties;
-import org.netweather.forecaster.ForecasterServer;
-import org.netweather.forecaster.SeriesForecasts;
-import org.netweather.nameserver.NameserverProperties;
-import org.netweather.nameserver.NameserverServer;
-import org.netweather.proxy.ProxyProperties;
-import org.netweather.proxy.ProxyServer;
+import org.netweather.api.v1.SeriesPoints;
+import org.netweather.clients.NetWeatherClient;
 
 /**
- * A 64-host cluster (4 032 ordered pairs) of synthetic series behind a proxy, over real loopback
- * gRPC: the latency of one whole-cluster snapshot from the proxy, against the baseline of the
- * same data fetched series by series from the forecaster in the same run.
+ * A 64-host cluster (4 032 ordered pairs) of synthetic series behind a proxy, deployed as in
+ * production: nameserver, memory-host, forecaster and proxy each in its own process (started
+ * through {@code bin/nws}), this program only a client on loopback. It prints the latency of
+ * one whole-cluster snapshot from the proxy against the baseline of the same data fetched series
+ * by series from the forecaster, in the same run.
  *
  * <pre>
  *   benchmarks/run ProxyBenchmark [HOSTS]
  * </pre>
  *
- * <p>Last results (2-vCPU VM, 2026-11-22, 409 KB snapshot): proxy p50 2.2 ms, p99 7.9 ms;
- * series by series p50 1 190 ms, p99 2 819 ms: 542x at p50, 356x at p99.
+ * <p>Last results: see the closing figures printed by the program.
  */
 public final class ProxyBenchmark {
+  private static final int POINTS = 20;
+
   private ProxyBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     int hosts = args.length > 0 ? Integer.parseInt(args[0]) : 64;
+    Path home = Path.of(System.getProperty("netweather.home", ".")).toAbsolutePath();
     Path dir = Files.createTempDirectory("nws-proxy-bench");
-    NameserverProperties nsp = new NameserverProperties();
-    nsp.dataDir = dir.resolve("ns").toString();
-    nsp.host = "localhost";
-    NameserverServer ns = NameserverServer.start(nsp, NettyServerBuilder.forPort(0));
-    ForecasterProperties fp = new ForecasterProperties();
-    fp.nameserver = "localhost:" + ns.getPort();
-    fp.host = "localhost";
-    ForecasterServer forecaster = ForecasterServer.start(fp, NettyServerBuilder.forPort(0),
-        ForecasterServer::plaintext);
-
+    int ns = freePort();
+    int mem = freePort();
+    int fc = freePort();
+    int px = freePort();
     List<String> names = new ArrayList<>();
-    List<String> series = new ArrayList<>();
     for (int i = 0; i < hosts; i++) {
       names.add(String.format("h%02d", i));
     }
-    for (String h : names) {
-      series.add("cpu.availability:" + h);
-      series.add("memory.free:" + h);
-      for (String d : names) {
-        if (!d.equals(h)) {
-          series.add("tcp.bandwidth:" + h + "->" + d);
-          series.add("tcp.latency:" + h + "->" + d);
-        }
-      }
-    }
-    SeriesForecasts forecasts = forecaster.forecasts();
-    long now = System.currentTimeMillis();
-    long[] t = new long[20];
-    double[] v = new double[20];
-    for (String s : series) {
-      for (int k = 0; k < t.length; k++) {
-        t[k] = now - (t.length - k) * 10_000L;
-        v[k] = s.startsWith("cpu") ? 0.5 + 0.01 * (k % 5) : 100 + k % 7;
-      }
-      forecasts.observe(s, t, v, t.length);
-    }
-
-    ProxyProperties pp = new ProxyProperties();
-    pp.nameserver = "localhost:" + ns.getPort();
-    pp.cluster = "bench";
-    pp.hosts = names;
-    pp.host = "localhost";
-    pp.port = 0;
-    ProxyServer proxy = ProxyServer.start(pp, NettyServerBuilder.forPort(0),
-        ForecasterServer::plaintext);
-    ManagedChannel toProxy = ForecasterServer.plaintext("localhost:" + proxy.getPort());
-    ManagedChannel toForecaster = ForecasterServer.plaintext("localhost:"
-        + forecaster.getPort());
+    List<Process> procs = new ArrayList<>();
     try {
-      ProxyGrpc.ProxyBlockingStub p = ProxyGrpc.newBlockingStub(toProxy);
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (p.getSnapshot(GetSnapshotRequest.getDefaultInstance()).getMissingPairsCount() > 0) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException("proxy never filled its cache");
-        }
-        Thread.sleep(100);
-      }
-      ClusterSnapshot snap = p.getSnapshot(GetSnapshotRequest.getDefaultInstance());
-      System.out.printf(Locale.ROOT, "cluster of %d hosts: %d series, %d pairs, snapshot %d "
-          + "bytes%n", hosts, series.size(), snap.getPairsCount(), snap.getSerializedSize());
+      String nsAddr = "localhost:" + ns;
+      procs.add(start(home, dir, "nameserver", "--port", "" + ns, "--data-dir",
+          dir.resolve("ns").toString(), "--host", "localhost"));
+      procs.add(start(home, dir, "memory", "--port", "" + mem, "--data-dir",
+          dir.resolve("mem").toString(), "--nameserver", nsAddr, "--host", "localhost"));
+      procs.add(start(home, dir, "forecaster", "--port", "" + fc, "--nameserver", nsAddr,
+          "--host", "localhost"));
+      procs.add(start(home, dir, "proxy", "--port", "" + px, "--nameserver", nsAddr,
+          "--cluster", "bench", "--hosts", String.join(",", names), "--host", "localhost"));
 
-      long[] proxyNs = time(2_000, 500, () -> p.getSnapshot(
-          GetSnapshotRequest.getDefaultInstance()));
-      ForecasterGrpc.ForecasterBlockingStub f = ForecasterGrpc.newBlockingStub(toForecaster);
-      long[] directNs = time(15, 3, () -> {
-        for (String s : series) {
-          f.withDeadlineAfter(5, TimeUnit.SECONDS)
-              .getForecast(GetForecastRequest.newBuilder().setSeries(s).build());
+      List<String> series = new ArrayList<>();
+      for (String h : names) {
+        series.add("cpu.availability:" + h);
+        series.add("memory.free:" + h);
+        for (String d : names) {
+          if (!d.equals(h)) {
+            series.add("tcp.bandwidth:" + h + "->" + d);
+            series.add("tcp.latency:" + h + "->" + d);
+          }
         }
-      });
-      report("proxy snapshot (one call)", proxyNs);
-      report("forecaster, series by series", directNs);
-      System.out.printf(Locale.ROOT, "speed-up at p50: %.0fx, at p99: %.0fx%n",
-          (double) pct(directNs, 50) / pct(proxyNs, 50),
-          (double) pct(directNs, 99) / pct(proxyNs, 99));
+      }
+      ManagedChannel nsChannel = channel(ns);
+      try (NetWeatherClient client = new NetWeatherClient(nsChannel, Duration.ofSeconds(30),
+          a -> NettyChannelBuilder.forTarget(a).usePlaintext().build())) {
+        waitFor("memory-host", () -> !client.search("(kind=memory)").isEmpty());
+        long now = System.currentTimeMillis();
+        List<SeriesPoints> batch = new ArrayList<>();
+        for (String s : series) {
+          SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(s);
+          for (int k = 0; k < POINTS; k++) {
+            double v = s.startsWith("cpu") ? 0.5 + 0.01 * (k % 5) : 100 + k % 7;
+            sp.addPoints(Measurement.newBuilder()
+                .setTimestampMs(now - (POINTS - k) * 10_000L).setValue(v));
+          }
+          batch.add(sp.build());
+          if (batch.size() == 400) {
+            client.put(batch);
+            batch.clear();
+          }
+        }
+        if (!batch.isEmpty()) {
+          client.put(batch);
+        }
+      } finally {
+        nsChannel.shutdownNow();
+      }
+
+      ManagedChannel toProxy = channel(px);
+      ManagedChannel toForecaster = channel(fc);
+      try {
+        ProxyGrpc.ProxyBlockingStub p = ProxyGrpc.newBlockingStub(toProxy);
+        waitFor("a full snapshot", () -> {
+          ClusterSnapshot s = p.getSnapshot(GetSnapshotRequest.getDefaultInstance());
+          return s.getHostsCount() == hosts && s.getMissingPairsCount() == 0;
+        });
+        ClusterSnapshot snap = p.getSnapshot(GetSnapshotRequest.getDefaultInstance());
+        System.out.printf(Locale.ROOT, "cluster of %d hosts: %d series, %d pairs, snapshot %d "
+            + "bytes; every daemon in its own process%n", hosts, series.size(),
+            snap.getPairsCount(), snap.getSerializedSize());
+        long[] proxyNs = time(2_000, 500, () -> p.getSnapshot(
+            GetSnapshotRequest.getDefaultInstance()));
+        ForecasterGrpc.ForecasterBlockingStub f = ForecasterGrpc.newBlockingStub(toForecaster);
+        long[] directNs = time(15, 3, () -> {
+          for (String s : series) {
+            f.withDeadlineAfter(5, TimeUnit.SECONDS)
+                .getForecast(GetForecastRequest.newBuilder().setSeries(s).build());
+          }
+        });
+        report("proxy snapshot (one call)", proxyNs);
+        report("forecaster, series by series", directNs);
+        System.out.printf(Locale.ROOT, "speed-up at p50: %.0fx, at p99: %.0fx%n",
+            (double) pct(directNs, 50) / pct(proxyNs, 50),
+            (double) pct(directNs, 99) / pct(proxyNs, 99));
+      } finally {
+        toProxy.shutdownNow();
+        toForecaster.shutdownNow();
+      }
     } finally {
-      toProxy.shutdownNow();
-      toForecaster.shutdownNow();
-      proxy.close();
-      forecaster.close();
-      ns.close();
+      for (Process proc : procs) {
+        proc.destroy();
+      }
+      for (Process proc : procs) {
+        if (!proc.waitFor(10, TimeUnit.SECONDS)) {
+          proc.destroyForcibly();
+        }
+      }
+    }
+  }
+
+  private static Process start(Path home, Path dir, String name, String... args)
+      throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(home.resolve("bin/nws").toString());
+    cmd.add(name);
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(dir.resolve(name + ".log").toFile());
+    return pb.start();
+  }
+
+  private interface Check {
+    boolean ok() throws Exception;
+  }
+
+  private static void waitFor(String what, Check check) throws Exception {
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (true) {
+      try {
+        if (check.ok()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        // not up yet
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("timed out waiting for " + what);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static ManagedChannel channel(int port) {
+    return NettyChannelBuilder.forAddress("localhost", port).usePlaintext().build();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
     }
   }
 

@@ -26,6 +26,7 @@ import org.rrd4j.core.Sample;
 final class RrdArchive implements Archive {
   private static final long STEP = 60;
   private static final String DS = "v";
+  private static final int MAX_OPEN = 1 << 20;
 
   private final RrdDbPool pool;
   private final RrdDb db;
@@ -38,6 +39,9 @@ final class RrdArchive implements Archive {
   /** Opens archives from one pool, as RRD4J wants one per process. */
   static Factory factory() {
     RrdDbPool pool = new RrdDbPool();
+    // Every series keeps its database open; the pool's default cap of 100 open databases would
+    // block the writer at the 101st series.
+    pool.setCapacity(MAX_OPEN);
     return new Factory() {
       @Override
       public Archive open(String series, Path dir) throws IOException {

@@ -95,6 +95,18 @@ class MemoryHostServiceTest {
   }
 
   @Test
+  void append_manySeries_storesEveryOne() {
+    // More series than RRD4J's default pool of open databases (100).
+    AppendRequest.Builder req = AppendRequest.newBuilder();
+    for (int i = 0; i < 150; i++) {
+      req.addBatches(points("tcp.latency:a->h" + i, new long[] {t(1), t(2)}, 1, 2));
+    }
+    assertEquals(300, stub.withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS)
+        .append(req.build()).getStored());
+    assertEquals(150, stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesCount());
+  }
+
+  @Test
   void fetch_byRangeAndLast_returnsSortedPoints() {
     append(points("memory.free:alpha", new long[] {t(3), t(1), t(2), t(4)}, 3, 1, 2, 4));
     assertEquals(List.of(3.0, 4.0), values("memory.free:alpha", 2));
