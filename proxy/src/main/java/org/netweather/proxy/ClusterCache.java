@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -32,7 +34,8 @@ import org.netweather.api.v1.ResourceForecast;
  * stale value is served marked stale, never as fresh.
  *
  * <p>Snapshots are rebuilt only when something changed or the last one has aged past
- * {@code rebuildMs}, so a burst of readers shares one build.
+ * {@code rebuildMs}, so a burst of readers shares one build; in the daemon the rebuild runs in
+ * the background and readers only ever take a prebuilt snapshot.
  *
  * <p>Thread-safe.
  */
@@ -46,6 +49,7 @@ public final class ClusterCache {
   private volatile List<String> hosts = List.of();
   private volatile ClusterSnapshot built;
   private volatile long builtVersion = -1;
+  private volatile boolean background;
 
   /** Staleness and cache timing. */
   public record Settings(double staleFactor, long minStaleMs, long defaultStaleMs,
@@ -151,13 +155,37 @@ public final class ClusterCache {
     }
   }
 
-  /** A counter that moves whenever a snapshot would differ. */
-  public long version() {
-    return version.get();
+  /** The data version of the snapshot {@link #snapshot()} returns now. */
+  public long snapshotVersion() {
+    snapshot();
+    return builtVersion;
   }
 
-  /** The current snapshot; rebuilt only if something changed or it has aged. */
+  /**
+   * The current snapshot. With a background rebuild running ({@link #rebuildEvery}) this only
+   * reads the latest prebuilt one, so no reader ever pays for a build; otherwise it rebuilds on
+   * the spot if something changed or the last one has aged.
+   */
   public ClusterSnapshot snapshot() {
+    ClusterSnapshot prebuilt = built;
+    if (background && prebuilt != null) {
+      return prebuilt;
+    }
+    return rebuildIfDue();
+  }
+
+  /**
+   * Keeps the snapshot rebuilt on {@code scheduler}: within {@code periodMs} of a change, and at
+   * least every {@code rebuildMs} so ages and stale marks stay current.
+   */
+  public void rebuildEvery(ScheduledExecutorService scheduler, long periodMs) {
+    rebuildIfDue();
+    background = true;
+    scheduler.scheduleWithFixedDelay(this::rebuildIfDue, periodMs, periodMs,
+        TimeUnit.MILLISECONDS);
+  }
+
+  private synchronized ClusterSnapshot rebuildIfDue() {
     long now = clockMs.getAsLong();
     long v = version.get();
     ClusterSnapshot s = built;

@@ -68,6 +68,7 @@ public final class ProxyServer implements AutoCloseable {
       server.close();
       throw e;
     }
+    cache.rebuildEvery(scheduler, 100);
     HostDiscovery hosts = new HostDiscovery(ns, props.cluster, props.hosts);
     scheduler.scheduleWithFixedDelay(() -> {
       List<String> now = hosts.hosts(cache.hosts());

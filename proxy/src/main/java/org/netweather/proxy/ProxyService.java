@@ -59,7 +59,8 @@ public final class ProxyService extends ProxyGrpc.ProxyImplBase {
         : req.getMinIntervalMs());
     long[] sent = {-1};
     Runnable tick = () -> {
-      long v = cache.version();
+      // The data version of the snapshot readers get now: send each version once.
+      long v = cache.snapshotVersion();
       if (v != sent[0] && call.isReady() && !call.isCancelled()) {
         synchronized (call) {
           call.onNext(cache.snapshot());
