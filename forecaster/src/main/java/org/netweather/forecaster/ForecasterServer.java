@@ -30,13 +30,10 @@ import org.netweather.runtime.Registrar;
 public final class ForecasterServer implements AutoCloseable {
   private final DaemonServer server;
   private final SeriesForecasts forecasts;
-  private final MemoryDiscovery discovery;
 
-  private ForecasterServer(DaemonServer server, SeriesForecasts forecasts,
-      MemoryDiscovery discovery) {
+  private ForecasterServer(DaemonServer server, SeriesForecasts forecasts) {
     this.server = server;
     this.forecasts = forecasts;
-    this.discovery = discovery;
   }
 
   /** Opens plaintext channels, as every daemon on a trusted network does by default. */
@@ -79,7 +76,7 @@ public final class ForecasterServer implements AutoCloseable {
     server.closeAfter(registrar);
     registrar.start();
     discovery.start(props.discoveryMs);
-    return new ForecasterServer(server, forecasts, discovery);
+    return new ForecasterServer(server, forecasts);
   }
 
   public int getPort() {

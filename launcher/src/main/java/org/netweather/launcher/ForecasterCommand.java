@@ -39,13 +39,8 @@ final class ForecasterCommand implements Callable<Integer> {
     }
     ForecasterServer f = ForecasterServer.start(p, NettyServerBuilder.forPort(p.port),
         ForecasterServer::plaintext);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.err.println("*** forecaster shutting down");
-      f.close();
-    }, "forecaster-shutdown"));
-    System.err.println("forecaster listening on port " + f.getPort() + ", following memory-hosts"
+    return Foreground.run("forecaster", f::awaitTermination, f::close,
+        "forecaster listening on port " + f.getPort() + ", following memory-hosts"
         + " registered with " + p.nameserver);
-    f.awaitTermination();
-    return 0;
   }
 }

@@ -61,13 +61,8 @@ final class MemoryCommand implements Callable<Integer> {
       p.rawPoints = rawPoints;
     }
     MemoryHostServer m = MemoryHostServer.start(p, NettyServerBuilder.forPort(p.port));
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.err.println("*** memory-host shutting down");
-      m.close();
-    }, "memory-shutdown"));
-    System.err.println("memory-host listening on port " + m.getPort() + ", data in "
+    return Foreground.run("memory-host", m::awaitTermination, m::close,
+        "memory-host listening on port " + m.getPort() + ", data in "
         + p.dataDir + ", registered with " + p.nameserver);
-    m.awaitTermination();
-    return 0;
   }
 }

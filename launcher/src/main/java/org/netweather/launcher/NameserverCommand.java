@@ -38,13 +38,8 @@ final class NameserverCommand implements Callable<Integer> {
       p.host = host;
     }
     NameserverServer ns = NameserverServer.start(p, NettyServerBuilder.forPort(p.port));
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.err.println("*** nameserver shutting down");
-      ns.close();
-    }, "nameserver-shutdown"));
-    System.err.println("nameserver listening on port " + ns.getPort() + ", state in "
+    return Foreground.run("nameserver", ns::awaitTermination, ns::close,
+        "nameserver listening on port " + ns.getPort() + ", state in "
         + p.dataDir);
-    ns.awaitTermination();
-    return 0;
   }
 }

@@ -54,13 +54,8 @@ final class ProxyCommand implements Callable<Integer> {
     }
     ProxyServer proxy = ProxyServer.start(p, NettyServerBuilder.forPort(p.port),
         ForecasterServer::plaintext);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.err.println("*** proxy shutting down");
-      proxy.close();
-    }, "proxy-shutdown"));
-    System.err.println("proxy for cluster " + p.cluster + " listening on port "
+    return Foreground.run("proxy", proxy::awaitTermination, proxy::close,
+        "proxy for cluster " + p.cluster + " listening on port "
         + proxy.getPort());
-    proxy.awaitTermination();
-    return 0;
   }
 }

@@ -75,13 +75,8 @@ final class SensorCommand implements Callable<Integer> {
     NettyServerBuilder builder = p.bind.isEmpty() ? NettyServerBuilder.forPort(p.port)
         : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
     SensorServer s = SensorServer.start(p, builder, ForecasterServer::plaintext);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.err.println("*** sensor shutting down");
-      s.close();
-    }, "sensor-shutdown"));
-    System.err.println("sensor listening on port " + s.getPort() + ", probes on port "
+    return Foreground.run("sensor", s::awaitTermination, s::close,
+        "sensor listening on port " + s.getPort() + ", probes on port "
         + s.probePort() + ", spool in " + p.dataDir);
-    s.awaitTermination();
-    return 0;
   }
 }

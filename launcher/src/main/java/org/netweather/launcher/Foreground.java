@@ -1,0 +1,23 @@
+package org.netweather.launcher;
+
+/** Runs one daemon in the foreground: closes it on Ctrl-C or SIGTERM, waits until it stops. */
+final class Foreground {
+  private Foreground() {}
+
+  /** Blocks until the daemon has stopped. */
+  interface Waiter {
+    void await() throws InterruptedException;
+  }
+
+  /** Prints {@code banner}, then blocks until the daemon has stopped; returns exit status 0. */
+  static int run(String name, Waiter awaitTermination, Runnable close, String banner)
+      throws InterruptedException {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      System.err.println("*** " + name + " shutting down");
+      close.run();
+    }, name + "-shutdown"));
+    System.err.println(banner);
+    awaitTermination.await();
+    return 0;
+  }
+}
