@@ -3,6 +3,8 @@ package org.netweather.benchmarks;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,13 +195,33 @@ public final class ProxyBenchmark {
       r.run();
     }
     long[] ns = new long[runs];
+    long[] quiet = new long[runs]; // runs during which this client did not collect garbage
+    int q = 0;
     for (int i = 0; i < runs; i++) {
+      long gcs = collections();
       long t = System.nanoTime();
       r.run();
       ns[i] = System.nanoTime() - t;
+      if (collections() == gcs) {
+        quiet[q++] = ns[i];
+      }
     }
     Arrays.sort(ns);
+    if (q > 0 && q < runs) {
+      long[] sorted = Arrays.copyOf(quiet, q);
+      Arrays.sort(sorted);
+      System.out.printf(Locale.ROOT, "  %d of %d runs without a client GC: p50 %.3f ms, p99 %.3f ms"
+          + "%n", q, runs, pct(sorted, 50) / 1e6, pct(sorted, 99) / 1e6);
+    }
     return ns;
+  }
+
+  private static long collections() {
+    long n = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      n += Math.max(0, gc.getCollectionCount());
+    }
+    return n;
   }
 
   private static long pct(long[] sorted, int p) {

@@ -46,9 +46,8 @@ public final class ClusterCache {
   private final LoadingCache<String, Forecast> forecasts;
   private final Map<String, Long> periods = new ConcurrentHashMap<>();
   private final AtomicLong version = new AtomicLong();
-  private volatile List<String> hosts = List.of();
-  private volatile ClusterSnapshot built;
-  private volatile long builtVersion = -1;
+  private volatile SeriesKeys keys = new SeriesKeys(List.of());
+  private volatile EncodedSnapshot built;
   private volatile boolean background;
 
   /** Staleness and cache timing. */
@@ -127,14 +126,14 @@ public final class ClusterCache {
 
   /** Sets the cluster's hosts, in display order. */
   public void setHosts(List<String> newHosts) {
-    if (!newHosts.equals(hosts)) {
-      hosts = List.copyOf(newHosts);
+    if (!newHosts.equals(keys.hosts)) {
+      keys = new SeriesKeys(List.copyOf(newHosts));
       version.incrementAndGet();
     }
   }
 
   public List<String> hosts() {
-    return hosts;
+    return keys.hosts;
   }
 
   /** Takes a new forecast from the forecaster's stream. */
@@ -157,17 +156,22 @@ public final class ClusterCache {
 
   /** The data version of the snapshot {@link #snapshot()} returns now. */
   public long snapshotVersion() {
-    snapshot();
-    return builtVersion;
+    return encoded().version();
+  }
+
+  /** The current snapshot; see {@link #encoded()}. */
+  public ClusterSnapshot snapshot() {
+    return encoded().snapshot();
   }
 
   /**
-   * The current snapshot. With a background rebuild running ({@link #rebuildEvery}) this only
-   * reads the latest prebuilt one, so no reader ever pays for a build; otherwise it rebuilds on
-   * the spot if something changed or the last one has aged.
+   * The current snapshot with its wire form. With a background rebuild running ({@link
+   * #rebuildEvery}) this only reads the latest prebuilt one, so no reader ever pays for a build
+   * or its serialization; otherwise it rebuilds on the spot if something changed or the last one
+   * has aged.
    */
-  public ClusterSnapshot snapshot() {
-    ClusterSnapshot prebuilt = built;
+  public EncodedSnapshot encoded() {
+    EncodedSnapshot prebuilt = built;
     if (background && prebuilt != null) {
       return prebuilt;
     }
@@ -185,43 +189,48 @@ public final class ClusterCache {
         TimeUnit.MILLISECONDS);
   }
 
-  private synchronized ClusterSnapshot rebuildIfDue() {
+  private synchronized EncodedSnapshot rebuildIfDue() {
     long now = clockMs.getAsLong();
     long v = version.get();
-    ClusterSnapshot s = built;
-    if (s != null && builtVersion == v && now - s.getTakenMs() < settings.rebuildMs()) {
+    EncodedSnapshot s = built;
+    if (s != null && s.version() == v && now - s.snapshot().getTakenMs() < settings.rebuildMs()) {
       return s;
     }
-    s = build(now);
+    s = new EncodedSnapshot(build(now), v);
     built = s;
-    builtVersion = v;
     return s;
   }
 
   private ClusterSnapshot build(long now) {
-    List<String> hs = hosts;
+    SeriesKeys k = keys;
+    List<String> hs = k.hosts;
+    int n = hs.size();
     ClusterSnapshot.Builder b = ClusterSnapshot.newBuilder().setCluster(cluster).setTakenMs(now);
-    for (String h : hs) {
-      HostSnapshot.Builder hb = HostSnapshot.newBuilder().setHost(h);
-      view("cpu.availability:" + h, now).ifPresent(hb::setCpuAvailability);
-      view("memory.free:" + h, now).ifPresent(hb::setMemoryFree);
+    for (int i = 0; i < n; i++) {
+      HostSnapshot.Builder hb = HostSnapshot.newBuilder().setHost(hs.get(i));
+      view(k.cpu[i], now).ifPresent(hb::setCpuAvailability);
+      view(k.memory[i], now).ifPresent(hb::setMemoryFree);
+      // Interference rates are per pair on the wire but per host in the model: use the host's
+      // mean over its peers.
+      mean(k.interferenceSend, i, n, now).ifPresent(hb::setInterferenceSend);
+      mean(k.interferenceRecv, i, n, now).ifPresent(hb::setInterferenceRecv);
       b.addHosts(hb);
     }
     List<String> missing = new ArrayList<>();
-    for (String src : hs) {
-      for (String dst : hs) {
-        if (src.equals(dst)) {
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        if (i == j) {
           continue;
         }
-        String pair = src + "->" + dst;
-        Optional<ResourceForecast> bw = view("tcp.bandwidth:" + pair, now);
-        Optional<ResourceForecast> lat = view("tcp.latency:" + pair, now);
-        Optional<ResourceForecast> conn = view("tcp.connect:" + pair, now);
+        int p = i * n + j;
+        Optional<ResourceForecast> bw = view(k.bandwidth[p], now);
+        Optional<ResourceForecast> lat = view(k.latency[p], now);
+        Optional<ResourceForecast> conn = view(k.connect[p], now);
         if (bw.isEmpty() || lat.isEmpty()) {
-          missing.add(pair);
+          missing.add(k.pairs[p]);
         }
         if (bw.isPresent() || lat.isPresent() || conn.isPresent()) {
-          PairSnapshot.Builder pb = PairSnapshot.newBuilder().setSrc(src).setDst(dst);
+          PairSnapshot.Builder pb = PairSnapshot.newBuilder().setSrc(hs.get(i)).setDst(hs.get(j));
           bw.ifPresent(pb::setBandwidth);
           lat.ifPresent(pb::setLatency);
           conn.ifPresent(pb::setConnect);
@@ -229,42 +238,77 @@ public final class ClusterCache {
         }
       }
     }
-    // Interference rates are per pair on the wire but per host in the model: use the host's
-    // mean over its peers.
-    for (int i = 0; i < hs.size(); i++) {
-      HostSnapshot.Builder hb = b.getHostsBuilder(i);
-      mean("interference.send:" + hs.get(i) + "->", hs, now).ifPresent(
-          hb::setInterferenceSend);
-      mean("interference.recv:" + hs.get(i) + "->", hs, now).ifPresent(
-          hb::setInterferenceRecv);
-    }
     return b.addAllMissingPairs(missing).build();
   }
 
-  private Optional<ResourceForecast> mean(String prefix, List<String> hs, long now) {
+  /**
+   * Series names of every host and ordered pair, made once per host list rather than
+   * concatenated again on every build. Pair arrays are indexed {@code src * n + dst}.
+   */
+  private static final class SeriesKeys {
+    final List<String> hosts;
+    final String[] cpu;
+    final String[] memory;
+    final String[] pairs;
+    final String[] bandwidth;
+    final String[] latency;
+    final String[] connect;
+    final String[] interferenceSend;
+    final String[] interferenceRecv;
+
+    SeriesKeys(List<String> hosts) {
+      int n = hosts.size();
+      this.hosts = hosts;
+      cpu = new String[n];
+      memory = new String[n];
+      pairs = new String[n * n];
+      bandwidth = new String[n * n];
+      latency = new String[n * n];
+      connect = new String[n * n];
+      interferenceSend = new String[n * n];
+      interferenceRecv = new String[n * n];
+      for (int i = 0; i < n; i++) {
+        cpu[i] = "cpu.availability:" + hosts.get(i);
+        memory[i] = "memory.free:" + hosts.get(i);
+        for (int j = 0; j < n; j++) {
+          int p = i * n + j;
+          String pair = hosts.get(i) + "->" + hosts.get(j);
+          pairs[p] = pair;
+          bandwidth[p] = "tcp.bandwidth:" + pair;
+          latency[p] = "tcp.latency:" + pair;
+          connect[p] = "tcp.connect:" + pair;
+          interferenceSend[p] = "interference.send:" + pair;
+          interferenceRecv[p] = "interference.recv:" + pair;
+        }
+      }
+    }
+  }
+
+  /** Mean over host {@code i}'s peers of the pair series {@code names[i * n + peer]}. */
+  private Optional<ResourceForecast> mean(String[] names, int i, int n, long now) {
     double sum = 0;
     double mse = 0;
     double mae = 0;
     long age = 0;
     boolean stale = false;
-    int n = 0;
-    for (String peer : hs) {
-      Optional<ResourceForecast> r = view(prefix + peer, now);
+    int count = 0;
+    for (int peer = 0; peer < n; peer++) {
+      Optional<ResourceForecast> r = view(names[i * n + peer], now);
       if (r.isPresent()) {
         sum += r.get().getValue();
         mse += r.get().getMse();
         mae += r.get().getMae();
         age = Math.max(age, r.get().getAgeMs());
         stale |= r.get().getStale();
-        n++;
+        count++;
       }
     }
-    if (n == 0) {
+    if (count == 0) {
       return Optional.empty();
     }
-    return Optional.of(ResourceForecast.newBuilder().setValue(sum / n).setMse(mse / n)
-        .setMae(mae / n).setMethod("mean over " + n + " peers").setAgeMs(age).setStale(stale)
-        .build());
+    return Optional.of(ResourceForecast.newBuilder().setValue(sum / count).setMse(mse / count)
+        .setMae(mae / count).setMethod("mean over " + count + " peers").setAgeMs(age)
+        .setStale(stale).build());
   }
 
   private Optional<ResourceForecast> view(String series, long now) {
@@ -295,7 +339,7 @@ public final class ClusterCache {
   /** Series names this cache wants for its hosts, as forecaster patterns. */
   public List<String> patterns() {
     List<String> out = new ArrayList<>();
-    for (String h : hosts) {
+    for (String h : keys.hosts) {
       out.add("*:" + h);
       out.add("*:" + h + "->*");
     }

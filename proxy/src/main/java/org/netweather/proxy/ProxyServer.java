@@ -57,6 +57,9 @@ public final class ProxyServer implements AutoCloseable {
         series -> follower[0].fetch(series), scheduler, Ticker.systemTicker(),
         System::currentTimeMillis);
     follower[0] = new ForecastFollower(ns, channels, cache, scheduler);
+    // Every handler here only reads a prebuilt snapshot: run it on the transport thread and save
+    // a hand-off per call, which on a busy host is where the tail latency comes from.
+    builder.directExecutor();
     DaemonServer server = new DaemonServer("proxy", builder,
         List.of(new ProxyService(cache, scheduler)));
     server.closeAfter(scheduler::shutdownNow);
