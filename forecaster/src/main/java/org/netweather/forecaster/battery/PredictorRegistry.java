@@ -13,8 +13,9 @@ import java.util.function.Supplier;
  *
  * <p>An explicit registry rather than classpath scanning (the shape of Caffeine's simulator
  * {@code Registry}): the list below is the whole catalogue, in battery order. Predictors made
- * together by {@link #create(List)} share their sorted windows, which is how a battery keeps one
- * sorted copy of its last 31 and 51 values instead of one per median.
+ * together by {@link #create(List)} share their sorted windows and AR statistics, which is how a
+ * battery keeps one sorted copy of its last 31 and 51 values instead of one per median, and one
+ * set of autocovariances for its AR(16) and AR(4).
  *
  * <pre>{@code
  * PredictorRegistry registry = PredictorRegistry.standard();
@@ -49,7 +50,7 @@ public final class PredictorRegistry {
 
   /** Members beyond the original battery that the standard battery adds. */
   public static final List<String> EXTENDED =
-      List.of("ar16-rls", "ar4-rls", "holt-0.50-0.10", "holt-0.80-0.20", "holt-0.30-0.05",
+      List.of("ar16-ld", "ar4-ld", "holt-0.50-0.10", "holt-0.80-0.20", "holt-0.30-0.05",
           "nlms-8-0.10");
 
   /** Makes a predictor, sharing sorted windows through the pool it is given. */
@@ -79,6 +80,9 @@ public final class PredictorRegistry {
       r.register(
           "ar" + order + "-rls",
           pool -> new AutoRegressive(order, AutoRegressive.DEFAULT_FORGETTING));
+    }
+    for (int order : new int[] {4, 8, 16}) {
+      r.register("ar" + order + "-ld", pool -> levinson(pool, order));
     }
     r.register("holt-0.50-0.10", pool -> new HoltTrend(0.5, 0.1));
     r.register("holt-0.80-0.20", pool -> new HoltTrend(0.8, 0.2));
@@ -138,6 +142,12 @@ public final class PredictorRegistry {
   private static Predictor trimmed(WindowPool pool, int window, double trim) {
     boolean owner = !pool.has(window);
     return new TrimmedMean(pool.window(window), owner, window, trim);
+  }
+
+  private static Predictor levinson(WindowPool pool, int order) {
+    double forgetting = AutoRegressive.DEFAULT_FORGETTING;
+    boolean owner = !pool.hasAutocovariances(forgetting);
+    return new LevinsonAutoRegressive(pool.autocovariances(forgetting, order), owner, order);
   }
 
   private static Predictor adaptive(
