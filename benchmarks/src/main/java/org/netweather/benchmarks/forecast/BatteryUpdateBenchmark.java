@@ -40,19 +40,26 @@ import org.openjdk.jmh.annotations.Warmup;
  * series on one core, at most 32 KiB of state per series (printed at setup as "state bytes").
  * The 100 000-series case needs about 3 GB of heap, hence {@code -Xmx6g}.
  *
- * <p>Last results (JMH 1.37, OpenJDK 17.0.15, 2-vCPU Xeon VM shared with other builds, load
- * 2-3; -wi 2 -i 3 -w 2s -r 2s, so errors are wide), ns per measurement:
+ * <p>Last results (JMH 1.37, OpenJDK 17.0.15, 2-vCPU Xeon VM, 4 MiB L2, shared with other
+ * builds, load 1-5; -wi 2 -i 3 -w 2s -r 2s, so errors are wide; ranges are over repeated runs),
+ * ns per measurement:
  *
  * <pre>
- *   layout     state/series    1 series   1 000 series   100 000 series
- *   standard   22 992 B          2 041       4 233          6 045
- *   faithful   15 008 B          1 067       1 743          3 400
+ *   layout     state/series    1 series      1 000 series    100 000 series
+ *   standard   20 920 B        1 720-1 790   2 730-3 000     4 680
+ *   faithful   14 968 B        1 070         1 660-1 760     3 130
  * </pre>
  *
+ * <p>(Before AR by Levinson-Durbin and the branch-free ledger: standard 1 950 / 3 280-3 590 /
+ * 5 840 ns and 23 584 B; faithful 1 020 / 1 630-1 740 / 3 640 ns.)
+ *
  * <p>State is within budget; speed is not yet (targets 1 000 and 2 500 ns). Where the standard
- * battery's time goes when hot: AR(16) by RLS about 400 ns, the two adaptive medians about
- * 260 ns, the error ledger and the two selection hierarchies about 300 ns; beyond cache, the
- * roughly 10 KB each update touches.
+ * battery's time goes when hot: the error ledger (24 members x 7 windows x 2 metrics, sums and
+ * leader scans) about 450 ns; the three sorted windows with the two adaptive medians' walks,
+ * the medians and trimmed means about 400 ns; both selection hierarchies, the served choice and
+ * the oracle about 200 ns; AR(16) and AR(4) about 100 ns together. Beyond cache, the roughly
+ * 9 KB each update touches (error-sum rows and ring rows, sorted windows, two dozen member
+ * objects).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
