@@ -54,7 +54,10 @@ public final class ClusterCache {
   public record Settings(double staleFactor, long minStaleMs, long defaultStaleMs,
       Duration refreshAfter, Duration expireAfter, long rebuildMs) {
     public static Settings defaults() {
-      return new Settings(3.0, 10_000, 300_000, Duration.ofSeconds(30), Duration.ofHours(1),
+      // The forecaster's stream keeps entries current and resends everything when it
+      // reconnects, so refreshing is only a safety net: rare, or 64 hosts' 8 000 series would
+      // cost the forecaster hundreds of calls a second.
+      return new Settings(3.0, 10_000, 300_000, Duration.ofMinutes(5), Duration.ofHours(1),
           1_000);
     }
   }
@@ -84,11 +87,12 @@ public final class ClusterCache {
           @Override
           public Forecast reload(String series, Forecast old) {
             Forecast f = fetch.apply(series);
-            if (f != null) {
-              notePeriod(old, f);
-              version.incrementAndGet();
+            if (f == null || f.equals(old)) {
+              return old; // nothing new: no rebuild
             }
-            return f == null ? old : f;
+            notePeriod(old, f);
+            version.incrementAndGet();
+            return f;
           }
         });
   }

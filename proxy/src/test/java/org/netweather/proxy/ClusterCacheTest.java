@@ -100,6 +100,21 @@ class ClusterCacheTest {
   }
 
   @Test
+  void refresh_findingNothingNew_doesNotChangeTheVersion() {
+    Forecast same = forecast("cpu.availability:a", 0.5, millis.get());
+    ClusterCache cache = new ClusterCache("c", settings, s -> same, Runnable::run,
+        (Ticker) nanos::get, millis::get);
+    cache.setHosts(List.of("a"));
+    cache.put(same);
+    long before = cache.snapshotVersion();
+    advance(31_000);
+    cache.snapshot(); // triggers the reload, which fetches an equal forecast
+    assertEquals(before, cache.snapshotVersion());
+    cache.put(forecast("cpu.availability:a", 0.6, millis.get()));
+    assertTrue(cache.snapshotVersion() > before);
+  }
+
+  @Test
   void expiry_dropsSeriesNobodyMeasures() {
     ClusterCache noRefresh = quiet();
     noRefresh.setHosts(List.of("a"));
