@@ -11,8 +11,8 @@ import java.time.Duration;
  * @param activeEvery nominal checks between probes when readings neither jump nor sit still
  *     (default 30, one probe every 5 minutes at the default period)
  * @param maxActiveDuty largest share of one core the probes may cost on average (default 0.005):
- *     it sets the fewest checks between two probes, {@code activeLength / (maxActiveDuty *
- *     checkPeriod)}, 20 by default
+ *     it sets the fewest checks between two probes, {@code probe core time / (maxActiveDuty *
+ *     checkPeriod)}: 20 for a one-thread probe, 30 for the two-core balanced probe
  * @param runQueueSamples how many times one check reads the run queue, averaged (default 10):
  *     a single reading swings by whole tasks from one millisecond to the next
  * @param runQueueSpacing time between those readings (default 10 ms, so a check spends 100 ms
@@ -49,7 +49,15 @@ public record CpuAvailabilityOptions(
 
   /** Fewest checks between two probes so that probes stay under {@link #maxActiveDuty}. */
   public int minChecksBetweenProbes() {
-    double checks = activeLength.toNanos() / (maxActiveDuty * checkPeriod.toNanos());
+    return minChecksBetweenProbes(activeLength);
+  }
+
+  /**
+   * Like {@link #minChecksBetweenProbes()} for a probe that burns {@code probeCost} of core time
+   * (more than its length when it spins several threads).
+   */
+  public int minChecksBetweenProbes(Duration probeCost) {
+    double checks = probeCost.toNanos() / (maxActiveDuty * checkPeriod.toNanos());
     return (int) Math.max(1, Math.ceil(checks - 1e-9));
   }
 }

@@ -45,10 +45,11 @@ public final class CpuAvailabilitySkill implements HostSkill {
   private final HybridCpuAvailability hybrid;
   private CpuTicks lastTicks;
 
-  /** The skill with a real spin probe of {@code options.activeLength()}. */
+  /** The skill with a real, balanced spin probe of {@code options.activeLength()}. */
   public static CpuAvailabilitySkill create(HostMetrics host, CpuAvailabilityOptions options) {
     return new CpuAvailabilitySkill(
-        host, SpinProbe.create(options.activeLength()), options, d -> Thread.sleep(d.toMillis()));
+        host, BalancedSpinProbe.create(options.activeLength()), options,
+        d -> Thread.sleep(d.toMillis()));
   }
 
   public CpuAvailabilitySkill(
@@ -59,7 +60,9 @@ public final class CpuAvailabilitySkill implements HostSkill {
     this.sleeper = sleeper;
     this.hybrid =
         new HybridCpuAvailability(
-            new ActiveProbeFuse(options.activeEvery(), options.minChecksBetweenProbes()));
+            new ActiveProbeFuse(options.activeEvery(), options.minChecksBetweenProbes(
+                probe.cost().compareTo(options.activeLength()) > 0 ? probe.cost()
+                    : options.activeLength())));
   }
 
   @Override

@@ -71,6 +71,11 @@ public final class SpinProbe implements ActiveCpuProbe {
     return Math.max(0, Math.min(1, (double) cpu / (now - start)));
   }
 
+  @Override
+  public Duration cost() {
+    return Duration.ofNanos(lengthNanos);
+  }
+
   private static void blackhole(long value) {
     sinkHole = value;
   }
