@@ -54,7 +54,7 @@ import org.netweather.clients.NetWeatherClient;
  * <p>Where the tail comes from: the client alone keeps about one of the two cores busy (parsing
  * 417 KB into 20 000 objects takes about 0.8 ms), so anything else that runs (a rebuild, a
  * young collection in any daemon, the appends) queues behind it.
-  */
+ */
 public final class ProxyBenchmark {
   private static final int POINTS = 20;
   private static final int RUNS = 5_000;
