@@ -46,8 +46,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <pre>
  *   layout     state/series    1 series      1 000 series    100 000 series
- *   standard   20 920 B        1 720-1 790   2 730-3 000     4 680
- *   faithful   14 968 B        1 070         1 660-1 760     3 130
+ *   standard   20 920 B        1 650-1 790   2 390-3 000     4 620-4 680
+ *   faithful   14 968 B        980-1 070     1 620-1 760     3 060-3 130
  * </pre>
  *
  * <p>(Before AR by Levinson-Durbin and the branch-free ledger: standard 1 950 / 3 280-3 590 /
@@ -60,6 +60,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * the oracle about 200 ns; AR(16) and AR(4) about 100 ns together. Beyond cache, the roughly
  * 9 KB each update touches (error-sum rows and ring rows, sorted windows, two dozen member
  * objects).
+ *
+ * <p>Tried and dropped, since in-loop tuning of the ledger has run out: updating each window's
+ * sums and finding its leaders in one fused loop (the ledger alone went from about 620 to 810 ns
+ * per step: the separate update loop is the cheaper one), and scanning each range as two halves
+ * side by side (4 minimum chains instead of 2: 3% faster in the ledger alone, about 90 ns slower
+ * in the whole battery). What is left is the change of layout: a series' hot state in one or a
+ * few contiguous arrays, leaders kept without rescanning, adaptive medians kept incrementally.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
