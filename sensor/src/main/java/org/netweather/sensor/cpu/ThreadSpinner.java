@@ -1,18 +1,25 @@
 package org.netweather.sensor.cpu;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.LongSupplier;
 
 /**
  * Spins fresh threads, each a {@link SpinProbe}, and averages the shares they got. Fresh threads
  * on purpose: a new thread is placed by the scheduler like a new process, which is what the
- * probe stands in for. The process's CPU time over the same interval tells how much its other
- * threads used meanwhile.
+ * probe stands in for. The process's CPU time over the same interval, less the spinning
+ * threads' own, tells how much its other threads used meanwhile.
+ *
+ * <p>The first fifth of each spin (at most {@value #MAX_SETTLE_MS} ms) is not counted: new
+ * threads sometimes start piled on one core, and the scheduler spreads them within
+ * milliseconds; a long-running job never notices that start, so neither should the probe.
  */
 final class ThreadSpinner implements BalancedSpinProbe.Spinner {
+  static final long MAX_SETTLE_MS = 100;
+
   private final LongSupplier processCpuNanos = processCpuClock();
+  private final ThreadMXBean threadClock = ManagementFactory.getThreadMXBean();
 
   private static LongSupplier processCpuClock() {
     if (ManagementFactory.getOperatingSystemMXBean()
@@ -24,49 +31,46 @@ final class ThreadSpinner implements BalancedSpinProbe.Spinner {
 
   @Override
   public BalancedSpinProbe.Spin spin(int threads, Duration length) {
+    Duration settle = length.dividedBy(5);
+    if (settle.toMillis() > MAX_SETTLE_MS) {
+      settle = Duration.ofMillis(MAX_SETTLE_MS);
+    }
+    Duration measured = length.minus(settle);
+    double[] shares = new double[threads];
+    long[] spent = new long[threads]; // each spinning thread's CPU time, settling included
     long cpu0 = processCpuNanos.getAsLong();
     long wall0 = System.nanoTime();
-    double share = threads == 1 ? SpinProbe.create(length).probe() : spinAll(threads, length);
-    long wall = System.nanoTime() - wall0;
-    long cpu1 = processCpuNanos.getAsLong();
-    double own = cpu0 < 0 || cpu1 < 0 || Double.isNaN(share) ? 0
-        : Math.max(0, (double) (cpu1 - cpu0) / wall - threads * share);
-    return new BalancedSpinProbe.Spin(share, own);
-  }
-
-  private static double spinAll(int threads, Duration length) {
-    double[] shares = new double[threads];
-    CountDownLatch start = new CountDownLatch(1);
     Thread[] spinning = new Thread[threads];
     for (int i = 0; i < threads; i++) {
       int slot = i;
+      Duration settleFor = settle;
       spinning[i] = new Thread(() -> {
-        try {
-          start.await();
-          shares[slot] = SpinProbe.create(length).probe();
-        } catch (InterruptedException e) {
-          shares[slot] = Double.NaN;
-        }
+        long start = threadClock.getCurrentThreadCpuTime();
+        SpinProbe.create(settleFor).probe();
+        shares[slot] = SpinProbe.create(measured).probe();
+        spent[slot] = threadClock.getCurrentThreadCpuTime() - start;
       }, "cpu-probe-" + i);
       spinning[i].setDaemon(true);
       spinning[i].start();
     }
-    start.countDown();
     try {
       for (Thread t : spinning) {
         t.join();
       }
     } catch (InterruptedException e) {
-      for (Thread t : spinning) {
-        t.interrupt();
-      }
       Thread.currentThread().interrupt();
-      return Double.NaN;
+      return new BalancedSpinProbe.Spin(Double.NaN, 0);
     }
+    long wall = System.nanoTime() - wall0;
+    long cpu1 = processCpuNanos.getAsLong();
     double sum = 0;
-    for (double s : shares) {
-      sum += s; // NaN if any thread could not measure
+    long spinningCpu = 0;
+    for (int i = 0; i < threads; i++) {
+      sum += shares[i]; // NaN if any thread could not measure
+      spinningCpu += spent[i];
     }
-    return sum / threads;
+    double own = cpu0 < 0 || cpu1 < 0 ? 0
+        : Math.max(0, (double) (cpu1 - cpu0 - spinningCpu) / wall);
+    return new BalancedSpinProbe.Spin(sum / threads, own);
   }
 }
