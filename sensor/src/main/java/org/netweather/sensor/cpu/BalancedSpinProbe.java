@@ -21,7 +21,8 @@ import java.time.Duration;
  *                       threads, which used `own` cores meanwhile: n = (P - own) / s - k)
  *     share of one new process = min(1, P / (n + 1))   (PassiveCpu's formula)
  *
- *   The probe spins k = 1 and k = P threads for half its length each. For P = 2 exactly one of
+ *   The probe spins k = 1 thread for half its length, and k = P threads for the other half (as
+ *   the median of three shorter spins). For P = 2 exactly one of
  *   n + 1 and n + 2 is even, so one of the two runs is balanced; its n is used. When neither
  *   run looks balanced (P = 3 or 4, or a reading between whole tasks) the two are averaged.
  * </pre>
@@ -83,7 +84,7 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
     }
     Duration half = length.dividedBy(2);
     Spin one = spinner.spin(1, half);
-    Spin all = spinner.spin(cores, half);
+    Spin all = medianOfThree(half.dividedBy(3));
     if (Double.isNaN(one.share()) || Double.isNaN(all.share())) {
       return Double.NaN;
     }
@@ -98,6 +99,27 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
       n = (nOne + nAll) / 2;
     }
     return share(n);
+  }
+
+  /**
+   * The run with one thread per core, as the median of three shorter ones on fresh threads: now
+   * and then new threads stay piled on one core for a good part of a spin (reading 0.45 or 0.54
+   * where 0.50 was due), and one such run in three is voted out.
+   */
+  private Spin medianOfThree(Duration each) {
+    Spin a = spinner.spin(cores, each);
+    Spin b = spinner.spin(cores, each);
+    Spin c = spinner.spin(cores, each);
+    if (Double.isNaN(a.share()) || Double.isNaN(b.share()) || Double.isNaN(c.share())) {
+      return new Spin(Double.NaN, 0);
+    }
+    if ((a.share() - b.share()) * (c.share() - a.share()) >= 0) {
+      return a;
+    }
+    if ((b.share() - a.share()) * (c.share() - b.share()) >= 0) {
+      return b;
+    }
+    return c;
   }
 
   private double share(double competitors) {

@@ -24,7 +24,7 @@ class BalancedSpinProbeTest {
     // 3 tasks on 2 cores: the single thread shared a core all along (0.5, as if n = 3). With
     // 2 probe threads the 4 tasks spread evenly: s = 2 / 4, so n = 2 and a new process gets 2/3.
     assertEquals(2.0 / 3, probe(2, 0.5, 0.5).probe(), 1e-9);
-    assertEquals(List.of("1x500ms", "2x500ms"), runs);
+    assertEquals(List.of("1x500ms", "2x166ms", "2x166ms", "2x166ms"), runs);
   }
 
   @Test
@@ -76,6 +76,19 @@ class BalancedSpinProbeTest {
     BalancedSpinProbe p = new BalancedSpinProbe(Duration.ofSeconds(1), 2,
         (threads, length) -> new BalancedSpinProbe.Spin(threads == 1 ? 0.45 : 0.4, 0.4));
     assertEquals(2.0 / 3, p.probe(), 1e-9);
+  }
+
+  @Test
+  void perCoreRun_isTheMedianOfThree_soOnePiledUpSpinIsVotedOut() {
+    // Per-core spins read 0.5, 0.455 (threads piled on one core) and 0.5: the median, 0.5,
+    // gives n = 2 and 2/3; the mean (0.485) would have given n = 2.12 and 0.64.
+    double[] perCore = {0.5, 0.455, 0.5};
+    int[] next = {0};
+    BalancedSpinProbe p = new BalancedSpinProbe(Duration.ofSeconds(1), 2,
+        (threads, length) -> new BalancedSpinProbe.Spin(
+            threads == 1 ? 0.6 : perCore[next[0]++], 0));
+    assertEquals(2.0 / 3, p.probe(), 1e-9);
+    assertEquals(3, next[0]);
   }
 
   @Test
