@@ -1,6 +1,7 @@
 package org.netweather.sensor.cpu;
 
 import java.time.Duration;
+import org.netweather.sensor.Ticker;
 
 /**
  * The active CPU probe for machines with a few cores: spins once with one thread and once with
@@ -57,7 +58,7 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
   /** A probe of {@code length} on the cores this JVM may use, spinning real threads. */
   public static BalancedSpinProbe create(Duration length) {
     return new BalancedSpinProbe(length, Runtime.getRuntime().availableProcessors(),
-        new ThreadSpinner());
+        new ThreadSpinner(Ticker.system()));
   }
 
   public BalancedSpinProbe(Duration length, int cores, Spinner spinner) {

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.function.LongSupplier;
+import org.netweather.sensor.Ticker;
 
 /**
  * Spins fresh threads, each a {@link SpinProbe}, and averages the shares they got. Fresh threads
@@ -18,8 +19,13 @@ import java.util.function.LongSupplier;
 final class ThreadSpinner implements BalancedSpinProbe.Spinner {
   static final long MAX_SETTLE_MS = 100;
 
+  private final Ticker wall;
   private final LongSupplier processCpuNanos = processCpuClock();
   private final ThreadMXBean threadClock = ManagementFactory.getThreadMXBean();
+
+  ThreadSpinner(Ticker wall) {
+    this.wall = wall;
+  }
 
   private static LongSupplier processCpuClock() {
     if (ManagementFactory.getOperatingSystemMXBean()
@@ -39,7 +45,7 @@ final class ThreadSpinner implements BalancedSpinProbe.Spinner {
     double[] shares = new double[threads];
     long[] spent = new long[threads]; // each spinning thread's CPU time, settling included
     long cpu0 = processCpuNanos.getAsLong();
-    long wall0 = System.nanoTime();
+    long wall0 = wall.nanoTime();
     Thread[] spinning = new Thread[threads];
     for (int i = 0; i < threads; i++) {
       int slot = i;
@@ -61,7 +67,7 @@ final class ThreadSpinner implements BalancedSpinProbe.Spinner {
       Thread.currentThread().interrupt();
       return new BalancedSpinProbe.Spin(Double.NaN, 0);
     }
-    long wall = System.nanoTime() - wall0;
+    long elapsed = wall.nanoTime() - wall0;
     long cpu1 = processCpuNanos.getAsLong();
     double sum = 0;
     long spinningCpu = 0;
@@ -70,7 +76,7 @@ final class ThreadSpinner implements BalancedSpinProbe.Spinner {
       spinningCpu += spent[i];
     }
     double own = cpu0 < 0 || cpu1 < 0 ? 0
-        : Math.max(0, (double) (cpu1 - cpu0 - spinningCpu) / wall);
+        : Math.max(0, (double) (cpu1 - cpu0 - spinningCpu) / elapsed);
     return new BalancedSpinProbe.Spin(sum / threads, own);
   }
 }

@@ -19,16 +19,11 @@ final class EchoHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
     ctx.flush();
-    if (!ctx.channel().isWritable()) {
-      ctx.channel().config().setAutoRead(false);
-    }
+    ReadBackpressure.pauseIfUnwritable(ctx);
   }
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (ctx.channel().isWritable()) {
-      ctx.channel().config().setAutoRead(true);
-    }
-    ctx.fireChannelWritabilityChanged();
+    ReadBackpressure.resumeIfWritable(ctx);
   }
 }

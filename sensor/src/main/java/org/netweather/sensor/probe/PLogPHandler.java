@@ -64,16 +64,11 @@ final class PLogPHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    if (!ctx.channel().isWritable()) {
-      ctx.channel().config().setAutoRead(false);
-    }
+    ReadBackpressure.pauseIfUnwritable(ctx);
   }
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (ctx.channel().isWritable()) {
-      ctx.channel().config().setAutoRead(true);
-    }
-    ctx.fireChannelWritabilityChanged();
+    ReadBackpressure.resumeIfWritable(ctx);
   }
 }

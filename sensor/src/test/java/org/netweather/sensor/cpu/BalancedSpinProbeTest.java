@@ -105,7 +105,8 @@ class BalancedSpinProbeTest {
 
   @Test
   void realThreads_reportAFraction() {
+    // Linux JVMs measure thread CPU time, so real spinning threads always get some share.
     double v = BalancedSpinProbe.create(Duration.ofMillis(40)).probe();
-    assertTrue(Double.isNaN(v) || (v >= 0 && v <= 1), "got " + v);
+    assertTrue(v > 0 && v <= 1, "got " + v);
   }
 }
