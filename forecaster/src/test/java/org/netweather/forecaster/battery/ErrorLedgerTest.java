@@ -64,9 +64,26 @@ class ErrorLedgerTest {
 
   @Test
   void leaders_overThousandsOfStepsWithTies_matchScansOfBothRanges() {
+    checkLeadersAgainstScans(7, 4);
+  }
+
+  @Test
+  void leaders_ofMoreForecastersThanFiveIndexBitsHold_matchScans() {
+    checkLeadersAgainstScans(45, 33); // six index bits; indices 32..44 need the sixth
+  }
+
+  @Test
+  void leaders_ofSumsOneUlpApart_preferTheLowerIndex() {
+    // Rounding noise between two members computing the same quantity must not decide.
+    ErrorLedger ledger = new ErrorLedger(2, new int[] {1});
+    ledger.record(new double[] {Math.nextUp(1.0), 1.0}, 0);
+    assertEquals(0, ledger.leader(ErrorLedger.ABSOLUTE, 0, 0));
+    ledger.record(new double[] {2.0, 1.0}, 0); // a real difference still decides
+    assertEquals(1, ledger.leader(ErrorLedger.ABSOLUTE, 0, 0));
+  }
+
+  private static void checkLeadersAgainstScans(int count, int split) {
     int[] windows = {1, 5, 100};
-    int count = 7;
-    int split = 4;
     ErrorLedger ledger = new ErrorLedger(count, windows, split);
     ErrorLedger whole = new ErrorLedger(count, windows); // one range: leaders over all
     Random random = new Random(3);
