@@ -25,9 +25,14 @@ final class Autocovariances {
   private final double forgetting;
   private final double meanGain;
   private int maxLag;
-  private double[] lags; // lags[j] = x[t-j]; valid for j < min(n, maxLag + 1)
+  // The last maxLag + 1 values twice over, newest first from head: history[head + j] = x[t-j]
+  // for every j <= maxLag (valid for j < n), so the lags are one contiguous run without copying
+  // the window on every measurement.
+  private double[] history;
+  private int head;
   private double[] covariances;
   private double mean;
+  private boolean plainMean = true; // while 1/n exceeds the forgetting gain
   private long added;
 
   Autocovariances(double forgetting, int maxLag) {
@@ -36,7 +41,7 @@ final class Autocovariances {
     }
     this.forgetting = forgetting;
     this.meanGain = 1 - forgetting;
-    this.lags = new double[0];
+    this.history = new double[0];
     this.covariances = new double[0];
     ensureLag(maxLag);
   }
@@ -51,7 +56,8 @@ final class Autocovariances {
     }
     if (lag > maxLag) {
       maxLag = lag;
-      lags = new double[lag + 1];
+      history = new double[2 * (lag + 1)];
+      head = 0;
       covariances = new double[lag + 1];
     }
   }
@@ -86,17 +92,26 @@ final class Autocovariances {
 
   void add(double value) {
     added++;
-    mean += (value - mean) * Math.max(meanGain, 1.0 / added);
-    double[] x = lags;
-    System.arraycopy(x, 0, x, 1, maxLag);
-    x[0] = value;
+    double gain = meanGain;
+    if (plainMean) {
+      double plain = 1.0 / added;
+      plainMean = plain > gain;
+      gain = plainMean ? plain : gain;
+    }
+    mean += (value - mean) * gain;
+    int span = maxLag + 1;
+    int h = head == 0 ? span - 1 : head - 1;
+    double[] x = history;
+    x[h] = value;
+    x[h + span] = value;
+    head = h;
     if (added > maxLag) {
       double[] c = covariances;
       double lambda = forgetting;
       double m = mean;
       double d = value - m;
       for (int j = 0; j <= maxLag; j++) {
-        c[j] = lambda * c[j] + d * (x[j] - m);
+        c[j] = lambda * c[j] + d * (x[h + j] - m);
       }
     }
   }
@@ -107,7 +122,19 @@ final class Autocovariances {
 
   /** The value that arrived {@code age} measurements ago (0 = newest); age <= maxLag. */
   double recent(int age) {
-    return lags[age];
+    return history[head + age];
+  }
+
+  /**
+   * The array holding the recent values: {@code recent(j) == history()[historyStart() + j]}
+   * until the next measurement. For loops over the lags that should not call per element.
+   */
+  double[] history() {
+    return history;
+  }
+
+  int historyStart() {
+    return head;
   }
 
   /** Weighted autocovariance at {@code lag}, up to a common scale. */
@@ -116,6 +143,8 @@ final class Autocovariances {
   }
 
   long stateBytes() {
-    return StateBytes.object(8 + 8 + 4 + 4 + 4 + 8 + 8) + 2 * StateBytes.doubles(maxLag + 1);
+    return StateBytes.object(8 + 8 + 4 + 4 + 4 + 4 + 8 + 1 + 8)
+        + StateBytes.doubles(2 * (maxLag + 1))
+        + StateBytes.doubles(maxLag + 1);
   }
 }

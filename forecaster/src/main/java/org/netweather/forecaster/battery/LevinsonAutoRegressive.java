@@ -140,8 +140,10 @@ final class LevinsonAutoRegressive implements Predictor {
     double lo = last;
     double hi = last;
     double[] a = coefficients;
+    double[] history = s.history();
+    int start = s.historyStart();
     for (int j = 0; j < order; j++) {
-      double x = s.recent(j);
+      double x = history[start + j];
       z += a[j] * (x - mean);
       lo = Math.min(lo, x);
       hi = Math.max(hi, x);

@@ -18,7 +18,10 @@ final class NormalizedLms implements Predictor {
 
   private final double rate;
   private final double[] weights;
-  private final double[] changes; // changes[0] is the newest difference
+  // The last `order` changes twice over, newest first from head (changes[head + i] is the i-th
+  // newest), so the regressor is one contiguous run without copying it every measurement.
+  private final double[] changes;
+  private int head;
   private final String name;
   private double last = Double.NaN;
   private double forecastChange;
@@ -34,7 +37,7 @@ final class NormalizedLms implements Predictor {
     }
     this.rate = rate;
     this.weights = new double[order];
-    this.changes = new double[order];
+    this.changes = new double[2 * order];
     this.name = String.format(Locale.ROOT, "nlms-%d-%.2f", order, rate);
   }
 
@@ -47,30 +50,38 @@ final class NormalizedLms implements Predictor {
     }
     double change = value - last;
     last = value;
-    if (seen > changes.length + 1) { // the regressor holds real changes only from here
+    int order = weights.length;
+    double[] d = changes;
+    double[] w = weights;
+    if (seen > order + 1) { // the regressor holds real changes only from here
+      int h = head;
       double error = change - forecastChange;
       double energy = 0;
-      for (double d : changes) {
-        energy += d * d;
+      for (int i = 0; i < order; i++) {
+        double c = d[h + i];
+        energy += c * c;
       }
       // Regularize by the long-run power of the changes: after a quiet stretch one spike would
       // otherwise be divided by almost nothing and throw the weights far off.
       power += POWER_GAIN * (change * change - power);
-      energy += weights.length * power;
+      energy += order * power;
       if (energy > 0) {
         double step = rate * error / energy;
-        for (int i = 0; i < weights.length; i++) {
-          weights[i] += step * changes[i];
+        for (int i = 0; i < order; i++) {
+          w[i] += step * d[h + i];
         }
       }
     }
-    System.arraycopy(changes, 0, changes, 1, changes.length - 1);
-    changes[0] = change;
+    int h = head == 0 ? order - 1 : head - 1;
+    d[h] = change;
+    d[h + order] = change;
+    head = h;
     double next = 0;
     double largest = 0;
-    for (int i = 0; i < weights.length; i++) {
-      next += weights[i] * changes[i];
-      largest = Math.max(largest, Math.abs(changes[i]));
+    for (int i = 0; i < order; i++) {
+      double c = d[h + i];
+      next += w[i] * c;
+      largest = Math.max(largest, Math.abs(c));
     }
     // Never forecast a move larger than any of the recent ones.
     forecastChange = Double.isFinite(next) ? Math.max(-largest, Math.min(largest, next)) : 0;
@@ -94,6 +105,8 @@ final class NormalizedLms implements Predictor {
 
   @Override
   public long stateBytes() {
-    return StateBytes.object(8 + 4 + 4 + 4 + 8 + 8 + 8) + 2 * StateBytes.doubles(weights.length);
+    return StateBytes.object(8 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8)
+        + StateBytes.doubles(weights.length)
+        + StateBytes.doubles(2 * weights.length);
   }
 }
