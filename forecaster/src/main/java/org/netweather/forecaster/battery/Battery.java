@@ -51,11 +51,7 @@ public final class Battery {
   private final int faithfulCount;
   private final double[] memberForecasts;
   private final ErrorLedger memberErrors;
-  private final NwsSelection faithful;
-  private final NwsSelection extended; // null when there are no extended members
-  private final double[] servedForecasts = new double[2];
-  private final boolean[] servedExtended = new boolean[2];
-  private final ErrorLedger servedErrors = new ErrorLedger(2, new int[0]);
+  private final NwsSelection selection;
   private final double[] oracle = new double[4]; // faithful: squared, absolute; all: same
   private long count;
 
@@ -66,11 +62,8 @@ public final class Battery {
     this.memberForecasts = new double[members.length];
     this.memberErrors =
         new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS, faithfulCount);
-    this.faithful = new NwsSelection(memberErrors);
-    boolean any = members.length > faithfulCount;
-    this.extended = any ? new NwsSelection(memberErrors) : null;
+    this.selection = new NwsSelection(memberErrors);
     Arrays.fill(memberForecasts, Double.NaN);
-    Arrays.fill(servedForecasts, Double.NaN);
   }
 
   /** Feeds the next measurement. */
@@ -87,20 +80,31 @@ public final class Battery {
       forecasts[i] = m[i].update(value);
     }
     count++;
-    choose();
+    if (count == layout.burnIn() + 1) {
+      memberErrors.markBaseline(); // the extended whole-history rules count from here
+    }
+    selection.choose(forecasts, count > layout.burnIn());
   }
 
   /** The served forecast of the next measurement, chosen and reported by {@code criterion}. */
   public ForecastResult forecast(Criterion criterion) {
     int c = criterion.metric();
-    NwsSelection from = servedExtended[c] ? extended : faithful;
-    return result(servedForecasts[c], servedErrors, c, from.totalMember(c), criterion);
+    return result(
+        selection.servedForecast(c),
+        selection.servedError(ErrorLedger.SQUARED, c),
+        selection.servedError(ErrorLedger.ABSOLUTE, c),
+        selection.servedMember(c),
+        criterion);
   }
 
   /** What the original NWS battery alone serves: its "Total MSE" or "Total MAE". */
   public ForecastResult faithfulForecast(Criterion criterion) {
     int c = criterion.metric();
-    return result(faithful.totalForecast(c), faithful.totalErrors(), c, faithful.totalMember(c),
+    return result(
+        selection.faithfulForecast(c),
+        selection.faithfulError(ErrorLedger.SQUARED, c),
+        selection.faithfulError(ErrorLedger.ABSOLUTE, c),
+        selection.faithfulMember(c),
         criterion);
   }
 
@@ -138,12 +142,12 @@ public final class Battery {
 
   /** Forecast of NWS selector {@code j} over the faithful members. */
   public double faithfulSelectorForecast(int j) {
-    return faithful.selectorForecast(j);
+    return selection.faithfulSelectorForecast(j);
   }
 
   /** Forecast of selector {@code j} over all members (the faithful one if there are no others). */
   public double extendedSelectorForecast(int j) {
-    return (extended == null ? faithful : extended).selectorForecast(j);
+    return selection.extendedSelectorForecast(j);
   }
 
   /**
@@ -159,68 +163,41 @@ public final class Battery {
 
   /** Estimated heap bytes of this battery: members, error records and selection. */
   public long stateBytes() {
-    long bytes = StateBytes.object(4 * 10 + 8) + StateBytes.references(members.length);
+    long bytes = StateBytes.object(4 * 5 + 8) + StateBytes.references(members.length);
     for (Predictor p : members) {
       bytes += p.stateBytes();
     }
     bytes += StateBytes.doubles(memberForecasts.length) + memberErrors.stateBytes();
-    bytes += faithful.stateBytes();
-    if (extended != null) {
-      bytes += extended.stateBytes();
-    }
-    bytes += StateBytes.doubles(2) + StateBytes.ints(1) + servedErrors.stateBytes();
-    bytes += StateBytes.doubles(oracle.length);
+    bytes += selection.stateBytes() + StateBytes.doubles(oracle.length);
     return bytes;
   }
 
   private void score(double value) {
-    memberErrors.record(memberForecasts, value);
+    double[] forecasts = memberForecasts;
+    memberErrors.record(forecasts, value);
     double bestFaithful = Double.POSITIVE_INFINITY;
     for (int i = 0; i < faithfulCount; i++) {
-      bestFaithful = Math.min(bestFaithful, Math.abs(value - memberForecasts[i]));
+      bestFaithful = Math.min(bestFaithful, Math.abs(value - forecasts[i]));
     }
     double best = bestFaithful;
-    for (int i = faithfulCount; i < members.length; i++) {
-      best = Math.min(best, Math.abs(value - memberForecasts[i]));
+    for (int i = faithfulCount; i < forecasts.length; i++) {
+      best = Math.min(best, Math.abs(value - forecasts[i]));
     }
     oracle[0] += bestFaithful * bestFaithful;
     oracle[1] += bestFaithful;
     oracle[2] += best * best;
     oracle[3] += best;
-    faithful.score(value);
-    if (extended != null) {
-      extended.score(value);
-    }
-    servedErrors.record(servedForecasts, value);
-  }
-
-  private void choose() {
-    faithful.choose(memberForecasts);
-    if (extended == null) {
-      servedForecasts[0] = faithful.totalForecast(0);
-      servedForecasts[1] = faithful.totalForecast(1);
-      return;
-    }
-    boolean eligible = count > layout.burnIn();
-    if (count == layout.burnIn() + 1) {
-      memberErrors.markBaseline();
-    }
-    extended.chooseWidening(memberForecasts, faithful, eligible);
-    for (int c = 0; c < 2; c++) {
-      servedExtended[c] =
-          extended.totalErrors().total(c, c) < faithful.totalErrors().total(c, c);
-      servedForecasts[c] = (servedExtended[c] ? extended : faithful).totalForecast(c);
-    }
+    selection.score(value);
   }
 
   private ForecastResult result(
-      double value, ErrorLedger errors, int c, int member, Criterion criterion) {
+      double value, double squared, double absolute, int member, Criterion criterion) {
     if (count == 0) {
       return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion);
     }
-    long scored = errors.steps();
-    double mse = scored == 0 ? Double.NaN : errors.total(ErrorLedger.SQUARED, c) / scored;
-    double mae = scored == 0 ? Double.NaN : errors.total(ErrorLedger.ABSOLUTE, c) / scored;
+    long scored = count - 1; // every forecast is scored from the second measurement on
+    double mse = scored == 0 ? Double.NaN : squared / scored;
+    double mae = scored == 0 ? Double.NaN : absolute / scored;
     return ForecastResult.of(value, mse, mae, members[member].name(), count, criterion);
   }
 }

@@ -195,6 +195,19 @@ final class ErrorLedger {
     return (bits & ~(bits >> 63) & ~indexBits) | i;
   }
 
+  /**
+   * The least of {@code a[offset + i]}, i in [0, length), ties to the lower index, by the same
+   * keys as the leaders; {@code indexBits} must hold {@code length - 1}.
+   */
+  static int argmin(double[] a, int offset, int length, long indexBits) {
+    long least = Long.MAX_VALUE;
+    for (int i = 0; i < length; i++) {
+      long k = key(a[offset + i], indexBits, i);
+      least = k < least ? k : least;
+    }
+    return (int) (least & indexBits);
+  }
+
   /** Leaders over all forecasters of the totals since the baseline. */
   private void trackSinceBaseline() {
     double[] t = totals;

@@ -20,6 +20,10 @@ final class StateBytes {
     return align(16L + 4L * length);
   }
 
+  static long booleans(int length) {
+    return align(16 + length);
+  }
+
   static long ints(int length) {
     return align(16L + 4L * length);
   }
