@@ -308,6 +308,14 @@ final class ErrorLedger {
     return best;
   }
 
+  /**
+   * Forecaster {@code i}'s error over window {@code w} as the key the leaders are found by: of
+   * two forecasters, the one with the lower key leads.
+   */
+  long rank(int metric, int w, int i) {
+    return key(windowed(metric, w, i), indexMask, i);
+  }
+
   /** Error over window {@code w} (or the whole history if w < 0) of forecaster {@code i}. */
   double sum(int metric, int w, int i) {
     return w < 0 ? total(metric, i) : windowed(metric, w, i);

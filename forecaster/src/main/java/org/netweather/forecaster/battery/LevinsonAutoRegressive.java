@@ -137,20 +137,36 @@ final class LevinsonAutoRegressive implements Predictor {
     Autocovariances s = statistics;
     double mean = s.mean();
     double z = mean;
-    double lo = last;
-    double hi = last;
     double[] a = coefficients;
     double[] history = s.history();
     int start = s.historyStart();
     for (int j = 0; j < order; j++) {
-      double x = history[start + j];
-      z += a[j] * (x - mean);
-      lo = Math.min(lo, x);
-      hi = Math.max(hi, x);
+      z += a[j] * (history[start + j] - mean);
     }
     if (!Double.isFinite(z)) {
       return last;
     }
+    // Range of the lags in two independent chains: each Math.min is a few dependent
+    // instructions, and one chain through 16 of them would be most of this method's time.
+    double lo0 = last;
+    double hi0 = last;
+    double lo1 = last;
+    double hi1 = last;
+    int j = 0;
+    for (; j + 1 < order; j += 2) {
+      double x0 = history[start + j];
+      double x1 = history[start + j + 1];
+      lo0 = Math.min(lo0, x0);
+      hi0 = Math.max(hi0, x0);
+      lo1 = Math.min(lo1, x1);
+      hi1 = Math.max(hi1, x1);
+    }
+    if (j < order) {
+      lo0 = Math.min(lo0, history[start + j]);
+      hi0 = Math.max(hi0, history[start + j]);
+    }
+    double lo = Math.min(lo0, lo1);
+    double hi = Math.max(hi0, hi1);
     double range = hi - lo;
     return Math.max(lo - range, Math.min(hi + range, z));
   }

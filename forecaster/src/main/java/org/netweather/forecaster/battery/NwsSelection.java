@@ -121,11 +121,10 @@ final class NwsSelection {
           best = m.leaderSinceBaseline(metric);
         } else {
           // The best of all members is the better of the faithful leader and the extended
-          // one, ties to the former: exactly what a scan of all of them finds.
+          // one, ties to the former (lower index): exactly what a scan of all of them finds.
+          // Compared by key, without a branch: which one wins is anybody's guess.
           int other = m.leader(metric, window, 1);
-          if (m.windowed(metric, window, other) < m.windowed(metric, window, best)) {
-            best = other;
-          }
+          best = m.rank(metric, window, other) < m.rank(metric, window, best) ? other : best;
         }
       }
       chosen[RULES + j] = best;
