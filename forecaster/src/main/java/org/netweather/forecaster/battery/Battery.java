@@ -175,19 +175,31 @@ public final class Battery {
   private void score(double value) {
     double[] forecasts = memberForecasts;
     memberErrors.record(forecasts, value);
-    double bestFaithful = Double.POSITIVE_INFINITY;
-    for (int i = 0; i < faithfulCount; i++) {
-      bestFaithful = Math.min(bestFaithful, Math.abs(value - forecasts[i]));
-    }
-    double best = bestFaithful;
-    for (int i = faithfulCount; i < forecasts.length; i++) {
-      best = Math.min(best, Math.abs(value - forecasts[i]));
-    }
+    double bestFaithful = closest(forecasts, 0, faithfulCount, value);
+    double best = Math.min(bestFaithful, closest(forecasts, faithfulCount, forecasts.length, value));
     oracle[0] += bestFaithful * bestFaithful;
     oracle[1] += bestFaithful;
     oracle[2] += best * best;
     oracle[3] += best;
     selection.score(value);
+  }
+
+  /**
+   * Least |value - forecasts[i]| over [from, to), +infinity if empty. Two independent chains:
+   * each Math.min is a few dependent instructions.
+   */
+  private static double closest(double[] forecasts, int from, int to, double value) {
+    double even = Double.POSITIVE_INFINITY;
+    double odd = Double.POSITIVE_INFINITY;
+    int i = from;
+    for (; i + 1 < to; i += 2) {
+      even = Math.min(even, Math.abs(value - forecasts[i]));
+      odd = Math.min(odd, Math.abs(value - forecasts[i + 1]));
+    }
+    if (i < to) {
+      even = Math.min(even, Math.abs(value - forecasts[i]));
+    }
+    return Math.min(even, odd);
   }
 
   private ForecastResult result(
