@@ -36,37 +36,50 @@ import org.openjdk.jmh.annotations.Warmup;
  *   benchmarks/run jmh BatteryUpdateBenchmark -p series=1000 -p layout=standard
  * </pre>
  *
- * <p>Targets (issue 3): at most 1 us per measurement at 1 000 series and 2.5 us at 100 000
+ * <p>Targets: at most 1 us per measurement at 1 000 series and 2.5 us at 100 000
  * series on one core, at most 32 KiB of state per series (printed at setup as "state bytes").
  * The 100 000-series case needs about 3 GB of heap, hence {@code -Xmx6g}.
  *
- * <p>Last results (JMH 1.37, OpenJDK 17.0.15, 2-vCPU Xeon VM, 4 MiB L2, shared with other
- * builds, load 1-5; -wi 2 -i 3 -w 2s -r 2s, so errors are wide; ranges are over repeated runs),
- * ns per measurement:
+ * <p>Last results (JMH 1.37, OpenJDK 17.0.15, 2-vCPU Xeon VM, 2 MiB L2 per core, shared with
+ * other builds; -wi 2 -i 3 -w 2s -r 2s, so errors are wide; ranges are over repeated runs), ns
+ * per measurement:
  *
  * <pre>
  *   layout     state/series    1 series      1 000 series    100 000 series
- *   standard   20 920 B        1 650-1 790   2 390-3 000     4 620-4 680
- *   faithful   14 968 B        980-1 070     1 620-1 760     3 060-3 130
+ *   standard   20 920 B        1 440         2 260-2 320     4 290-4 430
+ *   faithful   14 968 B        1 035         1 760           3 080
+ *   with -jvmArgsAppend -XX:+UseTransparentHugePages (fewer TLB misses once state is GBs):
+ *   standard                                  2 030           3 830
+ *   faithful                                  1 510           2 890
  * </pre>
  *
- * <p>(Before AR by Levinson-Durbin and the branch-free ledger: standard 1 950 / 3 280-3 590 /
- * 5 840 ns and 23 584 B; faithful 1 020 / 1 630-1 740 / 3 640 ns.)
+ * <p>(Earlier: standard 1 760 / 2 650 / 4 660 ns and faithful 1 020 / 1 630-1 740 / 3 060-3 130
+ * before leader keys, the flat selection and the cheaper AR forecast; standard 1 950 / 3 280-3 590
+ * / 5 840 ns and 23 584 B before AR by Levinson-Durbin.)
  *
- * <p>State is within budget; speed is not yet (targets 1 000 and 2 500 ns). Where the standard
- * battery's time goes when hot: the error ledger (24 members x 7 windows x 2 metrics, sums and
- * leader scans) about 450 ns; the three sorted windows with the two adaptive medians' walks,
- * the medians and trimmed means about 400 ns; both selection hierarchies, the served choice and
- * the oracle about 200 ns; AR(16) and AR(4) about 100 ns together. Beyond cache, the roughly
- * 9 KB each update touches (error-sum rows and ring rows, sorted windows, two dozen member
- * objects).
+ * <p>State is within budget; speed is not (targets 1 000 and 2 500 ns). Where the standard
+ * battery's time goes when hot, about 1 420 ns: the error ledger (24 members x 7 windows x 2
+ * metrics, sums and leader keys, the whole-history and since-burn-in leaders) about 550 ns; the
+ * members about 620 ns, of which the two adaptive medians' walks of their sorted windows about
+ * 160, inserting into the three sorted windows about 120, AR(16) and AR(4) about 120; selection,
+ * oracle and the served choice about 250 ns. Beyond cache, an update touches about 8 KB in some
+ * 130 cache lines (error sums 2.7 KB, totals, the new and six leaving ring rows, the sorted
+ * windows, the member objects), and at 100 000 series that is two thirds of the time.
  *
- * <p>Tried and dropped, since in-loop tuning of the ledger has run out: updating each window's
- * sums and finding its leaders in one fused loop (the ledger alone went from about 620 to 810 ns
- * per step: the separate update loop is the cheaper one), and scanning each range as two halves
- * side by side (4 minimum chains instead of 2: 3% faster in the ledger alone, about 90 ns slower
- * in the whole battery). What is left is the change of layout: a series' hot state in one or a
- * few contiguous arrays, leaders kept without rescanning, adaptive medians kept incrementally.
+ * <p>Tried and dropped, so nobody repeats them: updating each window's sums and finding its
+ * leaders in one fused loop (slower with either leader scan); scanning each range as two halves
+ * side by side; checking each long window's last leader first and rescanning only on a change
+ * (leaders of windows of 10 or more change on 7-35% of steps, yet the varying loop exits
+ * mispredict as often as the plain scan did: no gain); the incubating Vector API of JDK 17
+ * (AVX-512 lanes for sums and leaders: 1 140 against 800 ns, its reductions and masks are not
+ * all intrinsified in 17); reading the one-step window from the ring instead of keeping its sums
+ * (no measurable change); following the adaptive medians' candidate windows incrementally from
+ * step to step (every data-dependent branch of the update mispredicts, and the window moves on
+ * half the steps, forcing a fresh walk: slower than the branch-free walk of three); plain
+ * compares instead of Math.min/max (C2 turns them into branches that mispredict on noisy data;
+ * Math.min/max are branch-free intrinsics, slow only as long dependent chains). C2 in JDK 17
+ * vectorizes none of these loops: the window sums read two rows of one array, the errors are
+ * floats, and reductions to an index are beyond it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
