@@ -235,17 +235,19 @@ final class SortedWindow {
         + StateBytes.ints(capacity);
   }
 
+  /**
+   * Index of the first entry not below {@code value}. The search halves a length rather than
+   * moving two bounds, so each step is a compare and a conditional move: which half holds the
+   * evicted value is a coin toss, and a branch would mispredict half the time.
+   */
   private int lowerBound(double value) {
-    int lo = 0;
-    int hi = size;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sorted[mid] < value) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
+    int base = 0;
+    int length = size;
+    while (length > 1) {
+      int half = length >>> 1;
+      base = sorted[base + half - 1] < value ? base + half : base;
+      length -= half;
     }
-    return lo;
+    return length == 1 && sorted[base] < value ? base + 1 : base;
   }
 }
