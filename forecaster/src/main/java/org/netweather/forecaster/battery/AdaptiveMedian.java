@@ -56,11 +56,11 @@ final class AdaptiveMedian implements Predictor {
       double smaller = square(value - candidates[0]);
       double same = square(value - candidates[1]);
       double larger = square(value - candidates[2]);
-      if (smaller < same && smaller <= larger) {
-        window = smaller();
-      } else if (larger < same && larger < smaller) {
-        window = larger();
-      }
+      // Which candidate wins is a coin toss on noisy data: choose with conditional moves.
+      int down = (smaller < same ? 1 : 0) & (smaller <= larger ? 1 : 0);
+      int up = (larger < same ? 1 : 0) & (larger < smaller ? 1 : 0);
+      int moved = down != 0 ? smaller() : larger();
+      window = (down | up) != 0 ? moved : window;
     }
     values.offer(seen++, value);
     values.mediansOfLast(smaller(), window, larger(), candidates);
