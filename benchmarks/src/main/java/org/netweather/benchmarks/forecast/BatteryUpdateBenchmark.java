@@ -46,22 +46,24 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <pre>
  *   layout     state/series    1 series      1 000 series    100 000 series
- *   standard   20 920 B        1 440         2 260-2 320     4 290-4 430
- *   faithful   14 968 B        1 035         1 760           3 080
+ *   standard   20 920 B        1 400-1 440   2 190-2 370     4 180-4 430
+ *   faithful   14 968 B        1 015-1 070   1 670-1 820     2 835-3 080
  *   with -jvmArgsAppend -XX:+UseTransparentHugePages (fewer TLB misses once state is GBs):
  *   standard                                  2 030           3 830
  *   faithful                                  1 510           2 890
  * </pre>
  *
- * <p>(Earlier: standard 1 760 / 2 650 / 4 660 ns and faithful 1 020 / 1 630-1 740 / 3 060-3 130
- * before leader keys, the flat selection and the cheaper AR forecast; standard 1 950 / 3 280-3 590
- * / 5 840 ns and 23 584 B before AR by Levinson-Durbin.)
+ * <p>The version before leader keys, the flat selection, the branch-free lower bound and the
+ * cheaper AR forecast, run alternately with this one (-wi 3 -i 5 -w 1s -r 1s, twice each):
+ * standard 1 740-1 755 / 2 630-2 975 ns, faithful 1 065-1 155 / 1 630-1 770 ns; this one in the
+ * same runs 1 425-1 440 / 2 190-2 375 and 1 015-1 070 / 1 670-1 690. (Before AR by
+ * Levinson-Durbin: standard 1 950 / 3 280-3 590 / 5 840 ns and 23 584 B.)
  *
  * <p>State is within budget; speed is not (targets 1 000 and 2 500 ns). Where the standard
- * battery's time goes when hot, about 1 420 ns: the error ledger (24 members x 7 windows x 2
- * metrics, sums and leader keys, the whole-history and since-burn-in leaders) about 550 ns; the
- * members about 620 ns, of which the two adaptive medians' walks of their sorted windows about
- * 160, inserting into the three sorted windows about 120, AR(16) and AR(4) about 120; selection,
+ * battery's time goes when hot, about 1 400 ns: the error ledger (24 members x 7 windows x 2
+ * metrics, sums and leader keys, the whole-history and since-burn-in leaders) about 500 ns; the
+ * members about 560 ns, of which the two adaptive medians' walks of their sorted windows about
+ * 150, inserting into the three sorted windows about 100, AR(16) and AR(4) about 120; selection,
  * oracle and the served choice about 250 ns. Beyond cache, an update touches about 8 KB in some
  * 130 cache lines (error sums 2.7 KB, totals, the new and six leaving ring rows, the sorted
  * windows, the member objects), and at 100 000 series that is two thirds of the time.
@@ -75,7 +77,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * all intrinsified in 17); reading the one-step window from the ring instead of keeping its sums
  * (no measurable change); following the adaptive medians' candidate windows incrementally from
  * step to step (every data-dependent branch of the update mispredicts, and the window moves on
- * half the steps, forcing a fresh walk: slower than the branch-free walk of three); plain
+ * half the steps, forcing a fresh walk: slower than the branch-free walk of three); finding the
+ * three medians' positions by integer counting with no branch but the loop's (no change);
+ * clearing a negative sum's sign bit instead of clamping it in the leader keys (no change); plain
  * compares instead of Math.min/max (C2 turns them into branches that mispredict on noisy data;
  * Math.min/max are branch-free intrinsics, slow only as long dependent chains). C2 in JDK 17
  * vectorizes none of these loops: the window sums read two rows of one array, the errors are
