@@ -10,12 +10,13 @@ package org.netweather.forecaster.battery;
  * order, so the oldest entry (the one to evict) is always the first of its run of equals and is
  * found by one binary search.
  *
- * <p>Cost per {@link #add}: a binary search for the evicted entry (O(log capacity)) and one
- * slide of the new value from there to its place, moving the entries in between: O(capacity)
- * in the worst case, about a third of it on average. For the windows of the NWS battery
- * (capacity 5, 31 and 51) that is at most 51 moves within 1.2 KB, cheaper in practice than any
- * pointer-based order-statistics tree, but it is O(capacity), so do not use this class for
- * windows much beyond a hundred. Queries over the whole window are O(1) (median) or
+ * <p>Cost per {@link #add}: two binary searches, for the evicted entry and for the new value's
+ * place (O(log capacity), each step a conditional move: where a noisy value lands is a coin toss
+ * that a branch would mispredict), and one block move of the entries between the two places:
+ * O(capacity) in the worst case, about a third of it on average. For the windows of the NWS
+ * battery (capacity 5, 31 and 51) that is at most 51 moves within 1.2 KB, cheaper in practice
+ * than any pointer-based order-statistics tree, but it is O(capacity), so do not use this class
+ * for windows much beyond a hundred. Queries over the whole window are O(1) (median) or
  * O(capacity) (trimmed mean); queries over a shorter suffix walk the sorted array, O(capacity).
  *
  * <p>Several predictors may share one window (see {@link WindowPool}); {@link #offer} makes the
@@ -66,26 +67,28 @@ final class SortedWindow {
 
   void add(double value) {
     int arrival = (int) added;
-    int i;
+    // The new value goes after every held value not above it (equal values in arrival order).
+    int after = upperBound(value);
+    int at;
     if (size == capacity) {
-      // Overwrite the evicted entry, then slide the new value to its place: one pass over the
-      // entries between the two positions instead of a removal shift plus an insertion shift.
-      i = lowerBound(ring[head]);
-      while (i + 1 < size && sorted[i + 1] <= value) {
-        sorted[i] = sorted[i + 1];
-        arrivals[i] = arrivals[i + 1];
-        i++;
+      int evicted = lowerBound(ring[head]); // the oldest is the first of its equals
+      if (evicted < after) { // close the gap upwards: entries in between move down one
+        at = after - 1;
+        System.arraycopy(sorted, evicted + 1, sorted, evicted, at - evicted);
+        System.arraycopy(arrivals, evicted + 1, arrivals, evicted, at - evicted);
+      } else { // entries from the new place up to the gap move up one
+        at = after;
+        System.arraycopy(sorted, at, sorted, at + 1, evicted - at);
+        System.arraycopy(arrivals, at, arrivals, at + 1, evicted - at);
       }
     } else {
-      i = size++;
+      at = after;
+      System.arraycopy(sorted, at, sorted, at + 1, size - at);
+      System.arraycopy(arrivals, at, arrivals, at + 1, size - at);
+      size++;
     }
-    while (i > 0 && sorted[i - 1] > value) {
-      sorted[i] = sorted[i - 1];
-      arrivals[i] = arrivals[i - 1];
-      i--;
-    }
-    sorted[i] = value;
-    arrivals[i] = arrival;
+    sorted[at] = value;
+    arrivals[at] = arrival;
     ring[head] = value;
     head = head + 1 == capacity ? 0 : head + 1;
     added++;
@@ -240,6 +243,18 @@ final class SortedWindow {
    * moving two bounds, so each step is a compare and a conditional move: which half holds the
    * evicted value is a coin toss, and a branch would mispredict half the time.
    */
+  /** Index of the first entry above {@code value}; the same search as {@link #lowerBound}. */
+  private int upperBound(double value) {
+    int base = 0;
+    int length = size;
+    while (length > 1) {
+      int half = length >>> 1;
+      base = sorted[base + half - 1] <= value ? base + half : base;
+      length -= half;
+    }
+    return length == 1 && sorted[base] <= value ? base + 1 : base;
+  }
+
   private int lowerBound(double value) {
     int base = 0;
     int length = size;
