@@ -238,11 +238,6 @@ final class SortedWindow {
         + StateBytes.ints(capacity);
   }
 
-  /**
-   * Index of the first entry not below {@code value}. The search halves a length rather than
-   * moving two bounds, so each step is a compare and a conditional move: which half holds the
-   * evicted value is a coin toss, and a branch would mispredict half the time.
-   */
   /** Index of the first entry above {@code value}; the same search as {@link #lowerBound}. */
   private int upperBound(double value) {
     int base = 0;
@@ -255,6 +250,11 @@ final class SortedWindow {
     return length == 1 && sorted[base] <= value ? base + 1 : base;
   }
 
+  /**
+   * Index of the first entry not below {@code value}. The search halves a length rather than
+   * moving two bounds, so each step is a compare and a conditional move: which half holds the
+   * value is a coin toss, and a branch would mispredict half the time.
+   */
   private int lowerBound(double value) {
     int base = 0;
     int length = size;
