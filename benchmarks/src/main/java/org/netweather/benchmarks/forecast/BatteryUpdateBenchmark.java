@@ -46,11 +46,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <pre>
  *   layout     state/series    1 series      1 000 series    100 000 series
- *   standard   20 920 B        1 400-1 440   2 190-2 370     4 180-4 430
- *   faithful   14 968 B        1 015-1 070   1 670-1 820     2 835-3 080
+ *   standard   20 920 B        1 400-1 490   2 050-2 380     4 150-4 430
+ *   faithful   14 968 B        1 000-1 090   1 670-1 820     2 835-3 350
  *   with -jvmArgsAppend -XX:+UseTransparentHugePages (fewer TLB misses once state is GBs):
- *   standard                                  2 030           3 830
- *   faithful                                  1 510           2 890
+ *   standard                                  2 000-2 030     3 630-3 830
+ *   faithful                                  1 510-1 520     2 650-2 890
  * </pre>
  *
  * <p>The version before leader keys, the flat selection, the branch-free lower bound and the
