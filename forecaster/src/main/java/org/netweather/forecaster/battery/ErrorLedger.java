@@ -26,7 +26,7 @@ import java.util.Arrays;
  * <p>Leaders. Selection needs, every step, the forecaster with the lowest sum for every metric
  * and window, over two ranges of forecasters: [0, split) (the faithful members) and [split,
  * count) (the extended ones), and over all of them counting from a baseline. Rather than have
- * each of 2 x 16 selectors rescan the sums through the selector layers, the ledger finds the
+ * each of 2 x 16 selectors rescan the sums, the ledger finds the
  * leaders itself right after updating each window's sums, while they are in L1: the same
  * minimum as {@link #argminWindow} and {@link #argminTotal} (strictly lower wins, ties go to the
  * lower index), so the same leaders. Each sum is compared as one long key: the bits of a

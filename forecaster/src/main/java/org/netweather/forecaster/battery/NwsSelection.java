@@ -1,5 +1,7 @@
 package org.netweather.forecaster.battery;
 
+import java.util.Arrays;
+
 /**
  * The NWS two-level choice over a battery's members, kept twice: the faithful hierarchy over the
  * faithful members ([0, split) of the members' {@link ErrorLedger}) and, if the battery has more,
@@ -48,8 +50,8 @@ final class NwsSelection {
     this.totalChoices = new int[hierarchies * 2];
     this.totalForecasts = new double[hierarchies * 2];
     this.totalErrors = new double[hierarchies * 4];
-    java.util.Arrays.fill(selectorForecasts, Double.NaN);
-    java.util.Arrays.fill(totalForecasts, Double.NaN);
+    Arrays.fill(selectorForecasts, Double.NaN);
+    Arrays.fill(totalForecasts, Double.NaN);
     served[0] = served[1] = Double.NaN;
   }
 
