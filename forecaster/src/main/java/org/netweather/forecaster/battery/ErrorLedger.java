@@ -27,8 +27,9 @@ import java.util.Arrays;
  * and window, over two ranges of forecasters: [0, split) (the faithful members) and [split,
  * count) (the extended ones), and over all of them counting from a baseline. Rather than have
  * each of 2 x 16 selectors rescan the sums, the ledger finds the leaders itself right after
- * updating each window's sums, while they are in L1: the same minimum as {@link #argminWindow} and {@link #argminTotal} (strictly lower wins, ties go to the
- * lower index), so the same leaders. Each sum is compared as one long key: the bits of a
+ * updating each window's sums, while they are in L1: the same minimum as {@link
+ * #argminWindow} and {@link #argminTotal} (strictly lower wins, ties go to the lower index), so
+ * the same leaders. Each sum is compared as one long key: the bits of a
  * double that is not negative order like the double, and its lowest mantissa bits (5 for up to
  * 32 forecasters) are replaced by the forecaster's index, so one integer minimum finds both the
  * least sum and who holds it, with a conditional move and no data-dependent branch. Which
