@@ -261,11 +261,6 @@ final class ErrorLedger {
     return leadersSinceBaseline[metric];
   }
 
-  /** Sum of the metric's errors of forecaster {@code i} over the whole history. */
-  double total(int metric, int i) {
-    return totals[metric * count + i];
-  }
-
   /** Sum of the metric's errors of forecaster {@code i} over the last {@code windows[w]} steps. */
   double windowed(int metric, int w, int i) {
     return sums[(w * 2 + metric) * count + i];
@@ -314,11 +309,6 @@ final class ErrorLedger {
    */
   long rank(int metric, int w, int i) {
     return key(windowed(metric, w, i), indexMask, i);
-  }
-
-  /** Error over window {@code w} (or the whole history if w < 0) of forecaster {@code i}. */
-  double sum(int metric, int w, int i) {
-    return w < 0 ? total(metric, i) : windowed(metric, w, i);
   }
 
   /** Copies the current totals into {@code into} (length {@code 2 * count}). */
