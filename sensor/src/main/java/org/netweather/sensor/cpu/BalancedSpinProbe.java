@@ -28,6 +28,11 @@ import org.netweather.sensor.Ticker;
  *   run looks balanced (P = 3 or 4, or a reading between whole tasks) the two are averaged.
  * </pre>
  *
+ * <p>On two cores a steady load always balances one of the runs, so when neither is, the load
+ * changed while the probe ran (a task that came and went during one run: both then read low).
+ * The probe then looks once more and uses the second pair, averaging only if that one is
+ * unbalanced too. Such a probe costs twice the usual core time; it is rare under steady load.
+ *
  * <p>Because it measures rather than assumes, the probe still sees what the passive signals
  * cannot (quotas, nice levels, steal): they lower s in both runs. Above {@value #MAX_CORES}
  * cores a probe per core costs too much and lopsided placements matter less; there, and on one
@@ -83,23 +88,39 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
       Spin only = spinner.spin(1, length);
       return Double.isNaN(only.share()) ? Double.NaN : share(competitors(only, 1));
     }
+    Competition seen = look();
+    if (seen != null && cores == 2 && Double.isNaN(seen.balanced())) {
+      seen = look();
+    }
+    if (seen == null) {
+      return Double.NaN;
+    }
+    double n = seen.balanced();
+    return share(Double.isNaN(n) ? (seen.one() + seen.all()) / 2 : n);
+  }
+
+  /** Competitors implied by a one-thread run and a one-per-core run; null if a spin failed. */
+  private Competition look() {
     Duration half = length.dividedBy(2);
     Spin one = spinner.spin(1, half);
     Spin all = medianOfThree(half.dividedBy(3));
     if (Double.isNaN(one.share()) || Double.isNaN(all.share())) {
-      return Double.NaN;
+      return null;
     }
-    double nOne = competitors(one, 1);
-    double nAll = competitors(all, cores);
-    double n;
-    if (balanced(nAll, cores)) {
-      n = nAll;
-    } else if (balanced(nOne, 1)) {
-      n = nOne;
-    } else {
-      n = (nOne + nAll) / 2;
+    return new Competition(competitors(one, 1), competitors(all, cores), cores);
+  }
+
+  /** Competitors as the one-thread run and the one-per-core run saw them. */
+  private record Competition(double one, double all, int cores) {
+    /** The competitors of a balanced run, the per-core one first; NaN if neither balanced. */
+    double balanced() {
+      return balanced(all, cores) ? all : balanced(one, 1) ? one : Double.NaN;
     }
-    return share(n);
+
+    /** Whether n competitors and k probe threads divide evenly over the cores. */
+    private boolean balanced(double n, int k) {
+      return !Double.isInfinite(n) && (Math.round(n) + k) % cores == 0;
+    }
   }
 
   /**
@@ -139,12 +160,10 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
     return Math.max(0, (cores - Math.max(0, s.own())) / s.share() - k);
   }
 
-  /** Whether n competitors and k probe threads divide evenly over the cores. */
-  private boolean balanced(double n, int k) {
-    return !Double.isInfinite(n) && (Math.round(n) + k) % cores == 0;
-  }
-
-  /** Core time one probe burns: half its length on one thread, half on one per core. */
+  /**
+   * Core time one probe usually burns: half its length on one thread, half on one per core
+   * (twice that when a two-core probe has to look again).
+   */
   @Override
   public Duration cost() {
     return balances() ? length.dividedBy(2).multipliedBy(1 + cores) : length;

@@ -52,6 +52,34 @@ class BalancedSpinProbeTest {
     double n = ((4 / 0.45 - 1) + (4 / 0.4 - 4)) / 2;
     assertEquals(4 / (n + 1), probe(4, 0.45, 0.4).probe(), 1e-9);
     assertEquals(0.5035, probe(4, 0.45, 0.4).probe(), 1e-4);
+    assertEquals(8, runs.size(), "on 4 cores an unbalanced pair is normal: one look per probe");
+  }
+
+  @Test
+  void twoCores_neitherRunBalanced_looksAgainAndUsesTheSecondLook() {
+    // 1 competitor, and something else ran during the first look: the single thread got 0.717
+    // (n = 1.79) and the per-core threads 0.6 (n = 1.33); on 2 cores a steady load balances one
+    // run, so the probe looks again. Second look: 0.996 alone (n = 1.008, balanced) -> 0.996.
+    // Averaging the first look would have said n = 1.56, 0.78.
+    double[][] looks = {{0.717, 0.6}, {0.996, 0.62}};
+    int[] look = {-1};
+    BalancedSpinProbe p = new BalancedSpinProbe(Duration.ofSeconds(1), 2, (threads, length) -> {
+      runs.add(threads + "x");
+      if (threads == 1) {
+        look[0]++;
+      }
+      return new BalancedSpinProbe.Spin(looks[look[0]][threads == 1 ? 0 : 1], 0);
+    });
+    assertEquals(2 / (2 / 0.996 - 1 + 1), p.probe(), 1e-9);
+    assertEquals(List.of("1x", "2x", "2x", "2x", "1x", "2x", "2x", "2x"), runs);
+  }
+
+  @Test
+  void twoCores_neitherLookBalanced_averagesTheSecond() {
+    // Both looks read n = 1.79 alone and 1.33 per core: the second pair's mean, 1.56, is used.
+    double n = ((2 / 0.717 - 1) + (2 / 0.6 - 2)) / 2;
+    assertEquals(2 / (n + 1), probe(2, 0.717, 0.6).probe(), 1e-9);
+    assertEquals(8, runs.size());
   }
 
   @Test
