@@ -5,8 +5,17 @@ import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.Interval;
 import org.netweather.api.v1.Measurement;
 import org.netweather.forecaster.battery.ForecastResult;
+import org.netweather.model.Resource;
+import org.netweather.model.SeriesName;
 
-/** Converts the battery's results to the wire's {@link Forecast}. */
+/**
+ * Converts the battery's results to the wire's {@link Forecast}.
+ *
+ * <p>For a known resource the value and the interval are kept within the resource's range: a
+ * trend or AR member can extrapolate CPU availability past 1 or an interval of a latency below
+ * 0, and the nearest valid value is never farther than that from any valid measurement, so the
+ * errors reported stay true bounds.
+ */
 final class Forecasts {
   private Forecasts() {}
 
@@ -16,9 +25,11 @@ final class Forecasts {
   }
 
   static Forecast toProto(String series, ForecastResult r, long lastTs, double lastValue) {
+    Resource range = SeriesName.problem(series) == null
+        ? SeriesName.parse(series).knownResource() : null;
     Forecast.Builder b = Forecast.newBuilder()
         .setSeries(series)
-        .setValue(r.value())
+        .setValue(clamp(range, r.value()))
         .setMse(r.mse())
         .setMae(r.mae())
         .setMethod(r.method() == null ? "" : r.method())
@@ -27,10 +38,14 @@ final class Forecasts {
             ? Criterion.CRITERION_MAE : Criterion.CRITERION_MSE)
         .setLast(Measurement.newBuilder().setTimestampMs(lastTs).setValue(lastValue));
     if (Double.isFinite(r.lower()) && Double.isFinite(r.upper())) {
-      b.setInterval(Interval.newBuilder().setLower(r.lower()).setUpper(r.upper())
-          .setConfidence(0.95));
+      b.setInterval(Interval.newBuilder().setLower(clamp(range, r.lower()))
+          .setUpper(clamp(range, r.upper())).setConfidence(0.95));
     }
     return b.build();
+  }
+
+  private static double clamp(Resource range, double v) {
+    return range == null ? v : range.clamp(v);
   }
 
   static Forecast toProto(SeriesForecasts.Snapshot s, Criterion c) {

@@ -87,6 +87,11 @@ public enum Resource {
     return null;
   }
 
+  /** The nearest value within this resource's range (NaN stays NaN). */
+  public double clamp(double value) {
+    return Math.max(min, Math.min(max, value));
+  }
+
   private static String fmt(double d) {
     return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
   }
