@@ -30,8 +30,12 @@ final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (!Files.exists(dir)) {
+      throw new IllegalArgumentException(dir + ": no such directory");
+    }
     if (!Files.isDirectory(dir)) {
-      throw new IllegalArgumentException(dir + " is not a directory");
+      throw new IllegalArgumentException(dir + " is not a directory (nws forecast --file "
+          + "reads one trace)");
     }
     EvaluationReport report = new Evaluation(BatteryLayout.standard()).run(dir);
     if (json) {

@@ -1,6 +1,7 @@
 package org.netweather.launcher;
 
 import io.grpc.Status;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +82,10 @@ final class ForecastCommand implements Callable<Integer> {
   }
 
   private static Forecast offline(Path file, Criterion c) throws Exception {
+    // Reading a directory fails with a bare "Is a directory" that does not name the path.
+    if (Files.isDirectory(file)) {
+      throw new IllegalArgumentException(file + " is a directory, not a CSV trace");
+    }
     Trace trace = TraceReader.read(file);
     if (trace.size() == 0) {
       throw new IllegalArgumentException(file + " holds no measurements");

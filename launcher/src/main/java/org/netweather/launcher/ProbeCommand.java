@@ -1,7 +1,10 @@
 package org.netweather.launcher;
 
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -26,9 +29,8 @@ import picocli.CommandLine.Spec;
 final class ProbeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SKILL",
-      description = "cpu.availability, memory.free, tcp.latency, tcp.connect, tcp.bandwidth, "
-          + "interference.send, interference.recv")
+  @Parameters(index = "0", paramLabel = "SKILL", completionCandidates = SkillNames.class,
+      description = "One of: ${COMPLETION-CANDIDATES}.")
   String skill;
 
   @Option(names = "--peer", paramLabel = "HOST:PORT",
@@ -37,6 +39,16 @@ final class ProbeCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print a JSON document.")
   boolean json;
+
+  /** Every skill name, for --help: from a SkillSet, as the check below, so the two agree. */
+  static final class SkillNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      try (SkillSet skills = SkillSet.create()) {
+        return List.copyOf(skills.all().keySet()).iterator();
+      }
+    }
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -54,10 +66,18 @@ final class ProbeCommand implements Callable<Integer> {
           throw new IllegalArgumentException(skill + " needs --peer HOST:PORT");
         }
         Addresses.HostPort hp = Addresses.parse("--peer", peer);
+        InetSocketAddress address = new InetSocketAddress(hp.host(), hp.port());
+        if (address.isUnresolved()) {
+          throw new IllegalArgumentException("--peer " + peer + ": unknown host " + hp.host());
+        }
         try {
-          r = ((PeerSkill) s).measure(new InetSocketAddress(hp.host(), hp.port()))
-              .toCompletableFuture().get(120, TimeUnit.SECONDS);
+          r = ((PeerSkill) s).measure(address).toCompletableFuture().get(120, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
+          if (e.getCause() instanceof ConnectException) {
+            throw new IllegalStateException(skill + ": cannot reach a probe listener at " + peer
+                + " (" + e.getCause().getMessage() + "); is a sensor or nws probe-server "
+                + "running there?");
+          }
           throw new IllegalStateException(skill + " to " + peer + " failed: "
               + e.getCause().getMessage());
         }

@@ -3,14 +3,26 @@ package org.netweather.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.Struct;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.AppendResponse;
 import org.netweather.api.v1.FetchResponse;
@@ -20,6 +32,7 @@ import org.netweather.memoryhost.MemoryHostProperties;
 import org.netweather.memoryhost.MemoryHostServer;
 import org.netweather.nameserver.NameserverProperties;
 import org.netweather.nameserver.NameserverServer;
+import org.netweather.sensor.daemon.SkillSet;
 import picocli.CommandLine;
 
 /** The nws query commands against real daemons on loopback. */
@@ -57,17 +70,43 @@ class NwsCommandIT {
   private record Result(int exit, String out, String err) {}
 
   private Result run(String... args) {
+    String[] all = new String[args.length + 2];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--nameserver";
+    all[args.length + 1] = nameserver;
+    return runOffline(all);
+  }
+
+  /** Without --nameserver, for commands that take none. */
+  private static Result runOffline(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cmd = Nws.commandLine();
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
-    String[] all = new String[args.length + 2];
-    System.arraycopy(args, 0, all, 0, args.length);
-    all[args.length] = "--nameserver";
-    all[args.length + 1] = nameserver;
-    int exit = cmd.execute(all);
+    int exit = cmd.execute(args);
     return new Result(exit, out.toString(), err.toString());
+  }
+
+  /** bin/nws in its own process: what main() adds, such as the exit status and logging. */
+  private static Result runProcess(String... args) throws Exception {
+    Path home = Path.of(System.getProperty("netweather.home", "..")).toAbsolutePath();
+    List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/nws").toString()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).start();
+    p.getOutputStream().close();
+    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+    String err = read(p.getErrorStream());
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/nws did not finish");
+    return new Result(p.exitValue(), out.join(), err);
+  }
+
+  private static String read(InputStream in) {
+    try (in) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -124,6 +163,83 @@ class NwsCommandIT {
   void unreachableNameserver_saysSo() {
     nameserver = "localhost:1";
     assertFails(1, "cannot reach NetWeather", run("hosts"));
+  }
+
+  @Test
+  void cliques_errorsNameTheSubcommand_deleteOfNoneFails_deleteTakesJson() throws Exception {
+    assertFails(2, "nws clique create: --period 'soon' is not a duration",
+        run("clique", "create", "lab", "--members", "a,b", "--period", "soon"));
+    assertFails(1, "nws clique delete: no clique lab", run("clique", "delete", "lab"));
+    assertEquals(0, run("clique", "create", "lab", "--members", "a,b").exit);
+    Result deleted = run("clique", "delete", "lab", "--json");
+    assertEquals(0, deleted.exit, deleted.err);
+    Struct.Builder doc = Struct.newBuilder();
+    JsonFormat.parser().merge(deleted.out, doc);
+    assertEquals("lab", doc.getFieldsOrThrow("deleted").getStringValue());
+    assertFails(1, "nws clique delete: no clique lab", run("clique", "delete", "lab"));
+  }
+
+  @Test
+  void usageErrors_nameTheFullCommand() {
+    Result r = run("clique", "delete");
+    assertFails(2, "nws clique delete: Missing required parameter", r);
+    assertTrue(r.err.contains("(nws clique delete --help for usage)"), r.err);
+    assertEquals(2, runOffline("clique").exit);
+    assertFails(2, "nws schedule: unknown scheduler 'nosuch'; known: broadcast, jacobi, "
+        + "pipeline, tree", runOffline("schedule", "nosuch"));
+  }
+
+  @Test
+  void forecastAndEvaluate_badFiles_oneLineExitTwo() throws Exception {
+    assertFails(2, "nws forecast: /nonexistent.csv: no such file",
+        runOffline("forecast", "--file", "/nonexistent.csv"));
+    assertFails(2, "is a directory", runOffline("forecast", "--file", dir.toString()));
+    Path trace = Files.writeString(dir.resolve("t.csv"), "timestamp,value\n1,0.5\n");
+    assertFails(2, "nws evaluate: " + trace + " is not a directory",
+        runOffline("evaluate", trace.toString()));
+    assertFails(2, "no such directory", runOffline("evaluate", dir.resolve("none").toString()));
+  }
+
+  @Test
+  void probe_helpListsEverySkill_badPeersSaySoInPlainWords() throws Exception {
+    Result help = runOffline("probe", "--help");
+    try (SkillSet skills = SkillSet.create()) {
+      for (String skill : skills.all().keySet()) {
+        assertTrue(help.out.contains(skill), skill + " missing from\n" + help.out);
+      }
+    }
+    assertFails(2, "nws probe: --peer nohost.invalid:8061: unknown host nohost.invalid",
+        runOffline("probe", "tcp.bandwidth", "--peer", "nohost.invalid:8061"));
+    Result refused = runOffline("probe", "tcp.latency", "--peer", "localhost:"
+        + DaemonProcesses.freePort());
+    assertFails(1, "cannot reach a probe listener at localhost:", refused);
+    assertTrue(!refused.err.contains("Exception"), refused.err);
+  }
+
+  @Test
+  @Timeout(60)
+  void daemon_portInUse_saysWhichPortAndOption() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0)) {
+      int port = taken.getLocalPort();
+      assertFails(1, "nws nameserver: port " + port + " is already in use (by another nws?); "
+          + "--port picks another", runOffline("nameserver", "--port", "" + port, "--data-dir",
+          dir.resolve("ns2").toString()));
+    }
+  }
+
+  @Test
+  void binNws_noArguments_usageExitTwo() throws Exception {
+    Result r = runProcess();
+    assertEquals(2, r.exit);
+    assertTrue(r.err.startsWith("Usage: nws"), r.err);
+  }
+
+  @Test
+  void binNws_unknownHost_oneLineWithoutGrpcLogs() throws Exception {
+    for (String address : List.of("nohost.invalid:8090", "garbage")) {
+      assertFails(1, "nws hosts: UNAVAILABLE: cannot reach NetWeather",
+          runProcess("hosts", "--nameserver", address));
+    }
   }
 
   private static void assertFails(int exit, String fragment, Result r) {

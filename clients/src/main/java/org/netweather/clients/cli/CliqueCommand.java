@@ -2,6 +2,7 @@ package org.netweather.clients.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.ListCliquesResponse;
@@ -16,12 +17,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "clique", description = "Create, list and delete cliques: hosts whose network "
     + "probes take turns.", subcommands = {CliqueCommand.Create.class, CliqueCommand.ListCmd.class,
         CliqueCommand.Delete.class})
-public class CliqueCommand implements Runnable {
+public class CliqueCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public void run() {
+  public Integer call() {
     spec.commandLine().usage(spec.commandLine().getErr());
+    return ErrorHandler.USAGE;
   }
 
   /** Parses 60, 60s, 5m, 1h into seconds. */
@@ -119,12 +121,19 @@ public class CliqueCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "NAME")
     String name;
 
+    @Option(names = "--json", description = "Print a JSON document.")
+    boolean json;
+
     @Override
     public Integer call() {
       try (ConnectionOptions.Session s = connection.open()) {
-        boolean removed = s.client().deleteClique(name);
-        spec.commandLine().getOut().println(removed ? "deleted " + name : "no clique " + name);
-        spec.commandLine().getOut().flush();
+        // The nameserver answers removed=false rather than NOT_FOUND for an unknown name.
+        if (!s.client().deleteClique(name)) {
+          throw new IllegalStateException("no clique " + name);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(json ? JsonWriter.write(Map.of("deleted", name)) : "deleted " + name);
+        out.flush();
         return 0;
       }
     }

@@ -1,5 +1,6 @@
 package org.netweather.scheduler.cli;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.netweather.scheduler.SchedulerPluginProvider;
 import org.netweather.scheduler.SchedulerPluginRegistry;
@@ -7,7 +8,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code nws schedule NAME ...}: runs a scheduler plugin. The subcommands are not listed here:
@@ -24,10 +27,21 @@ import picocli.CommandLine.Spec;
 public final class ScheduleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
+  // A name that is not a plugin's lands here rather than in picocli's "Unmatched argument",
+  // and the plugin options after it in `unmatched`, so call() can say which names there are.
+  @Parameters(arity = "0..1", paramLabel = "NAME", hidden = true)
+  String name;
+
+  @Unmatched
+  List<String> unmatched;
+
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("nws schedule: name a plugin: "
-        + String.join(", ", spec.subcommands().keySet()));
+    String known = String.join(", ", spec.subcommands().keySet());
+    if (name != null) {
+      throw new IllegalArgumentException("unknown scheduler '" + name + "'; known: " + known);
+    }
+    spec.commandLine().getErr().println("nws schedule: name a plugin: " + known);
     spec.commandLine().usage(spec.commandLine().getErr());
     return 2;
   }

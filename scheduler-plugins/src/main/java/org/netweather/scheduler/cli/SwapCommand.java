@@ -1,6 +1,8 @@
 package org.netweather.scheduler.cli;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +56,17 @@ public final class SwapCommand implements Callable<Integer> {
   }
 
   List<String> request(String line) {
-    List<String> reply = SwapDispatcherClient.request(host, port, line);
+    List<String> reply;
+    try {
+      reply = SwapDispatcherClient.request(host, port, line);
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof ConnectException) {
+        throw new IllegalStateException("cannot reach the swap dispatcher at " + host + ":" + port
+            + " (" + e.getCause().getMessage() + "); is it running? (--dispatcher-host, "
+            + "--dispatcher-port)", e);
+      }
+      throw e;
+    }
     for (String r : reply) {
       if (r.startsWith("ERR ")) {
         throw new IllegalArgumentException(r.substring(4));

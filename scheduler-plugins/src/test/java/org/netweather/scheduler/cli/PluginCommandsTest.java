@@ -8,6 +8,7 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.ServerSocket;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.netweather.clients.cli.ErrorHandler;
@@ -80,6 +81,18 @@ class PluginCommandsTest {
   void cluster_negativeBound_exitsTwo() {
     assertEquals(2, run(new ClusterCommand(), "--latency-matrix",
         example("cluster/table2-78.csv"), "--bound", "-1"));
+  }
+
+  @Test
+  void swapStatus_noDispatcher_oneLineNamingItExitOne() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    assertEquals(1, run(new SwapCommand(), "status", "--dispatcher-port", "" + port));
+    assertTrue(err.toString().startsWith("nws swap status: cannot reach the swap dispatcher at "
+        + "localhost:" + port + " (Connection refused)"), err.toString());
+    assertEquals(1, err.toString().strip().lines().count(), err.toString());
   }
 
   @Test

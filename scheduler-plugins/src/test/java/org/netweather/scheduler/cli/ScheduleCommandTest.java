@@ -52,6 +52,13 @@ class ScheduleCommandTest {
   }
 
   @Test
+  void schedule_unknownPlugin_namesTheKnownOnesExitTwo() {
+    assertEquals(2, run("nosuch", "--size", "10"));
+    assertEquals("nws schedule: unknown scheduler 'nosuch'; known: broadcast, jacobi, pipeline, "
+        + "tree", err.toString().strip());
+  }
+
+  @Test
   void jacobi_j6Json_choosesB1AndB2At0_4128() throws Exception {
     assertEquals(0, run("jacobi", "--snapshot", example("jacobi/j6.json"), "--size", "1000",
         "--json"), err.toString());
@@ -108,6 +115,7 @@ class ScheduleCommandTest {
     Path file = dir.resolve("s.json");
     Files.writeString(file, "{\"hosts\": [{\"host\": \"a\"}]}");
     assertEquals(2, run("jacobi", "--snapshot", file.toString()));
+    assertTrue(err.toString().startsWith("nws schedule jacobi: "), err.toString());
     assertTrue(err.toString().contains("no problem size"), err.toString());
   }
 
