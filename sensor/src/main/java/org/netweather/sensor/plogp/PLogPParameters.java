@@ -7,8 +7,9 @@ import java.util.Arrays;
  * interpolate linearly between measured sizes and extrapolate from the last two, as
  * {@code logp_mpi} does.
  *
- * <p>{@link PLogPSkill} stores these as series in µs: {@code plogp.latency:SRC->DST} and {@code
- * plogp.gap.m<BYTES>:SRC->DST} etc. per size; {@link #sizes()} lists the sizes measured.
+ * <p>All values are in seconds, sizes in bytes; {@link PLogPSkill} stores them as series in
+ * µs: {@code plogp.latency:SRC->DST} and {@code plogp.gap.m<BYTES>:SRC->DST} etc. per size;
+ * {@link #sizes()} lists the sizes measured.
  */
 public final class PLogPParameters {
   private final double latency;
