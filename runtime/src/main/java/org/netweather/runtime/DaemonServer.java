@@ -10,10 +10,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.netweather.runtime.metrics.RpcMetrics;
 
 /**
  * The lifecycle every daemon's gRPC server shares: its services plus health and reflection,
- * start, {@link #getPort()}, and a graceful close. The builder is passed in so tests can use an
+ * every call counted and timed ({@link RpcMetrics}, labelled with the daemon's name), start,
+ * {@link #getPort()}, and a graceful close. The builder is passed in so tests can use an
  * in-process one.
  *
  * <pre>{@code
@@ -37,6 +39,7 @@ public final class DaemonServer implements AutoCloseable {
     }
     builder.addService(health.getHealthService());
     builder.addService(ProtoReflectionServiceV1.newInstance());
+    builder.intercept(RpcMetrics.standard().forDaemon(name));
     this.server = builder.build();
   }
 

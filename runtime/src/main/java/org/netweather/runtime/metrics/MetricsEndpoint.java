@@ -1,0 +1,64 @@
+package org.netweather.runtime.metrics;
+
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.net.BindException;
+
+/**
+ * Serves a registry's metrics over HTTP at {@code /metrics} in the Prometheus text format, for
+ * a Prometheus server to scrape. One per process: {@code nws up} runs every daemon behind one
+ * endpoint, a daemon run alone has its own. The process's JVM metrics (memory, GC, threads) are
+ * registered with the first endpoint on the default registry.
+ *
+ * <pre>{@code
+ * try (MetricsEndpoint metrics = MetricsEndpoint.start(8059)) {
+ *   ... // curl localhost:8059/metrics
+ * }
+ * }</pre>
+ */
+public final class MetricsEndpoint implements AutoCloseable {
+  private static boolean jvmRegistered;
+
+  private final HTTPServer server;
+
+  private MetricsEndpoint(HTTPServer server) {
+    this.server = server;
+  }
+
+  /** Serves the default registry, with JVM metrics, on {@code port} (0: any free port). */
+  public static MetricsEndpoint start(int port) throws IOException {
+    synchronized (MetricsEndpoint.class) {
+      if (!jvmRegistered) {
+        JvmMetrics.builder().register(PrometheusRegistry.defaultRegistry);
+        jvmRegistered = true;
+      }
+    }
+    return start(port, PrometheusRegistry.defaultRegistry);
+  }
+
+  /** Serves {@code registry} on {@code port} (0: any free port), on every interface. */
+  public static MetricsEndpoint start(int port, PrometheusRegistry registry) throws IOException {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("metrics port must be in [0, 65535], was " + port);
+    }
+    try {
+      return new MetricsEndpoint(HTTPServer.builder().port(port).registry(registry)
+          .buildAndStart());
+    } catch (BindException e) {
+      // The JDK's message is a bare "Address already in use": say which port.
+      throw new IOException("metrics endpoint cannot listen on 0.0.0.0:" + port, e);
+    }
+  }
+
+  /** The bound port. */
+  public int port() {
+    return server.getPort();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
