@@ -4,6 +4,8 @@ package org.netweather.forecaster;
 public final class ForecasterProperties {
   /** gRPC port; 0 picks a free one. The original NWS forecaster used 8070. */
   public int port = 8070;
+  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
+  public int metricsPort = 8079;
   /** Nameserver address, host:port. */
   public String nameserver = "localhost:8090";
   /** Registration name; empty means forecaster@HOST. */

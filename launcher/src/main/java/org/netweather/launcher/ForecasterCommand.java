@@ -18,6 +18,10 @@ final class ForecasterCommand implements Callable<Integer> {
   @Option(names = "--port", description = "gRPC port (default 8070).")
   Integer port;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Prometheus metrics over HTTP (default 8079; 0 any, -1 none).")
+  Integer metricsPort;
+
   @Option(names = "--nameserver", paramLabel = "HOST:PORT",
       description = "Nameserver (default localhost:8090).")
   String nameserver;
@@ -31,16 +35,25 @@ final class ForecasterCommand implements Callable<Integer> {
     if (port != null) {
       p.port = port;
     }
+    if (metricsPort != null) {
+      p.metricsPort = metricsPort;
+    }
     if (nameserver != null) {
       p.nameserver = nameserver;
     }
     if (host != null) {
       p.host = host;
     }
-    ForecasterServer f = ForecasterServer.start(p, NettyServerBuilder.forPort(p.port),
-        ForecasterServer::plaintext);
-    return Foreground.run("forecaster", f::awaitTermination, f::close,
+    MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
+    ForecasterServer f = metrics.closeIfFails(() -> ForecasterServer.start(
+        p, NettyServerBuilder.forPort(p.port), ForecasterServer::plaintext));
+    Runnable close = () -> {
+      f.close();
+      metrics.close();
+    };
+    return Foreground.run("forecaster", f::awaitTermination, close,
         "forecaster listening on port " + f.getPort() + ", following memory-hosts"
-        + " registered with " + p.nameserver);
+        + " registered with " + p.nameserver
+        + metrics.banner());
   }
 }

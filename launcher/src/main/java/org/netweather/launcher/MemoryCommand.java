@@ -18,6 +18,10 @@ final class MemoryCommand implements Callable<Integer> {
   @Option(names = "--port", description = "gRPC port (default 8050).")
   Integer port;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Prometheus metrics over HTTP (default 8059; 0 any, -1 none).")
+  Integer metricsPort;
+
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "Data directory (default nws-data/memory).")
   String dataDir;
@@ -42,6 +46,9 @@ final class MemoryCommand implements Callable<Integer> {
     if (port != null) {
       p.port = port;
     }
+    if (metricsPort != null) {
+      p.metricsPort = metricsPort;
+    }
     if (dataDir != null) {
       p.dataDir = dataDir;
     }
@@ -60,9 +67,16 @@ final class MemoryCommand implements Callable<Integer> {
       }
       p.rawPoints = rawPoints;
     }
-    MemoryHostServer m = MemoryHostServer.start(p, NettyServerBuilder.forPort(p.port));
-    return Foreground.run("memory-host", m::awaitTermination, m::close,
+    MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
+    MemoryHostServer m = metrics.closeIfFails(
+        () -> MemoryHostServer.start(p, NettyServerBuilder.forPort(p.port)));
+    Runnable close = () -> {
+      m.close();
+      metrics.close();
+    };
+    return Foreground.run("memory-host", m::awaitTermination, close,
         "memory-host listening on port " + m.getPort() + ", data in "
-        + p.dataDir + ", registered with " + p.nameserver);
+        + p.dataDir + ", registered with " + p.nameserver
+        + metrics.banner());
   }
 }

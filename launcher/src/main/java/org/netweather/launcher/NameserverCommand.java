@@ -18,6 +18,10 @@ final class NameserverCommand implements Callable<Integer> {
   @Option(names = "--port", description = "gRPC port (default 8090).")
   Integer port;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Prometheus metrics over HTTP (default 8099; 0 any, -1 none).")
+  Integer metricsPort;
+
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "State directory (default nws-data/nameserver).")
   String dataDir;
@@ -31,15 +35,25 @@ final class NameserverCommand implements Callable<Integer> {
     if (port != null) {
       p.port = port;
     }
+    if (metricsPort != null) {
+      p.metricsPort = metricsPort;
+    }
     if (dataDir != null) {
       p.dataDir = dataDir;
     }
     if (host != null) {
       p.host = host;
     }
-    NameserverServer ns = NameserverServer.start(p, NettyServerBuilder.forPort(p.port));
-    return Foreground.run("nameserver", ns::awaitTermination, ns::close,
+    MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
+    NameserverServer ns = metrics.closeIfFails(
+        () -> NameserverServer.start(p, NettyServerBuilder.forPort(p.port)));
+    Runnable close = () -> {
+      ns.close();
+      metrics.close();
+    };
+    return Foreground.run("nameserver", ns::awaitTermination, close,
         "nameserver listening on port " + ns.getPort() + ", state in "
-        + p.dataDir);
+        + p.dataDir
+        + metrics.banner());
   }
 }

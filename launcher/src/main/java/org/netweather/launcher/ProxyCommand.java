@@ -20,6 +20,10 @@ final class ProxyCommand implements Callable<Integer> {
   @Option(names = "--port", description = "gRPC port (default 8080).")
   Integer port;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Prometheus metrics over HTTP (default 8089; 0 any, -1 none).")
+  Integer metricsPort;
+
   @Option(names = "--nameserver", paramLabel = "HOST:PORT",
       description = "Nameserver (default localhost:8090).")
   String nameserver;
@@ -40,6 +44,9 @@ final class ProxyCommand implements Callable<Integer> {
     if (port != null) {
       p.port = port;
     }
+    if (metricsPort != null) {
+      p.metricsPort = metricsPort;
+    }
     if (nameserver != null) {
       p.nameserver = nameserver;
     }
@@ -52,10 +59,16 @@ final class ProxyCommand implements Callable<Integer> {
     if (host != null) {
       p.host = host;
     }
-    ProxyServer proxy = ProxyServer.start(p, NettyServerBuilder.forPort(p.port),
-        ForecasterServer::plaintext);
-    return Foreground.run("proxy", proxy::awaitTermination, proxy::close,
+    MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
+    ProxyServer proxy = metrics.closeIfFails(() -> ProxyServer.start(
+        p, NettyServerBuilder.forPort(p.port), ForecasterServer::plaintext));
+    Runnable close = () -> {
+      proxy.close();
+      metrics.close();
+    };
+    return Foreground.run("proxy", proxy::awaitTermination, close,
         "proxy for cluster " + p.cluster + " listening on port "
-        + proxy.getPort());
+        + proxy.getPort()
+        + metrics.banner());
   }
 }

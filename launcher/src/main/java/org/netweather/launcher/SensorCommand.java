@@ -35,6 +35,10 @@ final class SensorCommand implements Callable<Integer> {
   @Option(names = "--port", description = "Control service port (default 8060).")
   Integer port;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Prometheus metrics over HTTP (default 8069; 0 any, -1 none).")
+  Integer metricsPort;
+
   @Option(names = "--probe-port", description = "Probe listener port (default 8061).")
   Integer probePort;
 
@@ -63,6 +67,9 @@ final class SensorCommand implements Callable<Integer> {
     if (port != null) {
       p.port = port;
     }
+    if (metricsPort != null) {
+      p.metricsPort = metricsPort;
+    }
     if (probePort != null) {
       p.probePort = probePort;
     }
@@ -74,9 +81,16 @@ final class SensorCommand implements Callable<Integer> {
     }
     NettyServerBuilder builder = p.bind.isEmpty() ? NettyServerBuilder.forPort(p.port)
         : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
-    SensorServer s = SensorServer.start(p, builder, ForecasterServer::plaintext);
-    return Foreground.run("sensor", s::awaitTermination, s::close,
+    MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
+    SensorServer s = metrics.closeIfFails(
+        () -> SensorServer.start(p, builder, ForecasterServer::plaintext));
+    Runnable close = () -> {
+      s.close();
+      metrics.close();
+    };
+    return Foreground.run("sensor", s::awaitTermination, close,
         "sensor listening on port " + s.getPort() + ", probes on port "
-        + s.probePort() + ", spool in " + p.dataDir);
+        + s.probePort() + ", spool in " + p.dataDir
+        + metrics.banner());
   }
 }

@@ -52,6 +52,11 @@ final class UpCommand implements Callable<Integer> {
   @Option(names = "--probe-port", defaultValue = "8061")
   int probePort;
 
+  @Option(names = "--metrics-port", defaultValue = "8099",
+      description = "Prometheus metrics of every daemon over HTTP (default: ${DEFAULT-VALUE}; "
+          + "0 any, -1 none).")
+  int metricsPort;
+
   @Option(names = "--cluster", defaultValue = "local",
       description = "Cluster name of this machine (default: ${DEFAULT-VALUE}).")
   String cluster;
@@ -62,6 +67,10 @@ final class UpCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "up-shutdown"));
     try {
+      // One endpoint for the whole process: every daemon's metrics carry a daemon label.
+      MetricsPort metrics = MetricsPort.open("--metrics-port", metricsPort);
+      running.push(metrics::close);
+
       NameserverProperties nsp = new NameserverProperties();
       nsp.port = nameserverPort;
       nsp.dataDir = dataDir.resolve("nameserver").toString();
@@ -110,7 +119,7 @@ final class UpCommand implements Callable<Integer> {
           + ", memory-host " + host + ":" + memory.getPort() + ", forecaster " + host + ":"
           + forecaster.getPort() + ", proxy " + host + ":" + proxy.getPort() + " (cluster "
           + cluster + "), sensor " + host + ":" + sensor.getPort() + ", data in " + dataDir
-          + ". Ctrl-C stops it.");
+          + metrics.banner() + ". Ctrl-C stops it.");
     } catch (Exception e) {
       stopAll();
       throw e;

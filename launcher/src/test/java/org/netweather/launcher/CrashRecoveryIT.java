@@ -44,9 +44,10 @@ class CrashRecoveryIT {
     int nsPort = DaemonProcesses.freePort();
     int memPort = DaemonProcesses.freePort();
     String[] nsArgs = {"nameserver", "--port", "" + nsPort, "--data-dir", dir.resolve("ns")
-        .toString(), "--host", "localhost"};
+        .toString(), "--host", "localhost", "--metrics-port", "-1"};
     String[] memArgs = {"memory", "--port", "" + memPort, "--data-dir", dir.resolve("mem")
-        .toString(), "--nameserver", "localhost:" + nsPort, "--host", "localhost"};
+        .toString(), "--nameserver", "localhost:" + nsPort, "--host", "localhost",
+        "--metrics-port", "-1"};
     try (DaemonProcesses procs = new DaemonProcesses(dir.resolve("logs"))) {
       Process ns = procs.start("nameserver", nsArgs);
       Process mem = procs.start("memory", memArgs);

@@ -223,7 +223,7 @@ class NwsCommandIT {
       int port = taken.getLocalPort();
       assertFails(1, "nws nameserver: port " + port + " is already in use (by another nws?); "
           + "--port picks another", runOffline("nameserver", "--port", "" + port, "--data-dir",
-          dir.resolve("ns2").toString()));
+          dir.resolve("ns2").toString(), "--metrics-port", "0"));
     }
   }
 

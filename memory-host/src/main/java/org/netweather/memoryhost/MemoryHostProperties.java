@@ -4,6 +4,8 @@ package org.netweather.memoryhost;
 public final class MemoryHostProperties {
   /** gRPC port; 0 picks a free one. The original NWS memory used 8050. */
   public int port = 8050;
+  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
+  public int metricsPort = 8059;
   /** Where series files, archives and the write-ahead log live. */
   public String dataDir = "nws-data/memory";
   /** Raw points kept per series (older ones remain in the consolidated archive). */

@@ -4,6 +4,8 @@ package org.netweather.nameserver;
 public final class NameserverProperties {
   /** gRPC port; 0 picks a free one. The original NWS nameserver used 8090. */
   public int port = 8090;
+  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
+  public int metricsPort = 8099;
   /** Where the snapshot and journal live. */
   public String dataDir = "nws-data/nameserver";
   /** Host name written into the nameserver's own registration. */

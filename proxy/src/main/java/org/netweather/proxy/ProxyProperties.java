@@ -7,6 +7,8 @@ import java.util.List;
 public final class ProxyProperties {
   /** gRPC port; 0 picks a free one. */
   public int port = 8080;
+  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
+  public int metricsPort = 8089;
   /** Nameserver address, host:port. */
   public String nameserver = "localhost:8090";
   /** The cluster this proxy serves. */

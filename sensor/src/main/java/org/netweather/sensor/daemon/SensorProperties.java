@@ -12,6 +12,8 @@ public final class SensorProperties {
   public int port = 8060;
   /** Probe listener port. */
   public int probePort = 8061;
+  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
+  public int metricsPort = 8069;
   /** Nameserver address, host:port. */
   public String nameserver = "localhost:8090";
   /** Where the spool lives. */
