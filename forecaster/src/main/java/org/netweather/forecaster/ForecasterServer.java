@@ -58,8 +58,10 @@ public final class ForecasterServer implements AutoCloseable {
     server.closeAfter(scheduler::shutdownNow);
     ManagedChannel ns = channels.apply(props.nameserver);
     server.closeAfter(ns::shutdownNow);
-    MemoryDiscovery discovery = new MemoryDiscovery(ns, channels, forecasts, scheduler);
+    MemoryDiscovery discovery = new MemoryDiscovery(ns, channels, forecasts, scheduler,
+        ForecasterMetrics.forDaemon(server.name()));
     server.closeAfter(discovery);
+    server.closeAfter(ForecasterMetrics.gauges(server.name(), forecasts, discovery));
     try {
       server.start();
     } catch (IOException e) {

@@ -2,8 +2,8 @@ package org.netweather.forecaster;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,17 +26,22 @@ final class MemoryDiscovery implements AutoCloseable {
   private final Function<String, ManagedChannel> channels;
   private final SeriesForecasts forecasts;
   private final ScheduledExecutorService scheduler;
-  private final Map<String, Followed> followed = new HashMap<>();
+  private final ForecasterMetrics metrics;
+  // Changed under this object's lock; concurrent so that a scrape can count it without waiting
+  // for a poll's nameserver call.
+  private final Map<String, Followed> followed = new ConcurrentHashMap<>();
   private ScheduledFuture<?> task;
 
   private record Followed(String address, ManagedChannel channel, MemoryFollower follower) {}
 
   MemoryDiscovery(io.grpc.Channel nameserver, Function<String, ManagedChannel> channels,
-      SeriesForecasts forecasts, ScheduledExecutorService scheduler) {
+      SeriesForecasts forecasts, ScheduledExecutorService scheduler,
+      ForecasterMetrics metrics) {
     this.nameserver = NameserverGrpc.newBlockingStub(nameserver);
     this.channels = channels;
     this.forecasts = forecasts;
     this.scheduler = scheduler;
+    this.metrics = metrics;
   }
 
   synchronized MemoryDiscovery start(long periodMs) {
@@ -57,7 +62,8 @@ final class MemoryDiscovery implements AutoCloseable {
           stop(f);
         }
         ManagedChannel ch = channels.apply(r.getAddress());
-        MemoryFollower follower = new MemoryFollower(r.getName(), ch, forecasts, scheduler);
+        MemoryFollower follower = new MemoryFollower(r.getName(), ch, forecasts, scheduler,
+            metrics);
         followed.put(r.getName(), new Followed(r.getAddress(), ch, follower));
         log.info("following memory-host {} at {}", r.getName(), r.getAddress());
         follower.start();
@@ -65,6 +71,11 @@ final class MemoryDiscovery implements AutoCloseable {
     } catch (StatusRuntimeException e) {
       log.debug("nameserver unreachable: {}", e.getStatus());
     }
+  }
+
+  /** Memory-hosts followed now. */
+  int followedCount() {
+    return followed.size();
   }
 
   private static void stop(Followed f) {

@@ -30,17 +30,19 @@ final class MemoryFollower implements AutoCloseable {
   private final MemoryHostGrpc.MemoryHostStub stub;
   private final SeriesForecasts forecasts;
   private final ScheduledExecutorService scheduler;
+  private final ForecasterMetrics metrics;
   private volatile long newestSeen;
   private volatile boolean closed;
   private volatile Context.CancellableContext current;
   private long backoffMs = 500;
 
   MemoryFollower(String name, Channel channel, SeriesForecasts forecasts,
-      ScheduledExecutorService scheduler) {
+      ScheduledExecutorService scheduler, ForecasterMetrics metrics) {
     this.name = name;
     this.stub = MemoryHostGrpc.newStub(channel);
     this.forecasts = forecasts;
     this.scheduler = scheduler;
+    this.metrics = metrics;
   }
 
   String name() {
@@ -71,7 +73,7 @@ final class MemoryFollower implements AutoCloseable {
               if (n > 0 && t[n - 1] > newestSeen) {
                 newestSeen = t[n - 1];
               }
-              forecasts.observe(sp.getSeries(), t, v, n);
+              metrics.observed(forecasts.observe(sp.getSeries(), t, v, n));
             }
           }
 

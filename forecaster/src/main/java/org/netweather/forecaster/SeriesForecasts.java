@@ -89,6 +89,11 @@ public final class SeriesForecasts {
     return fed;
   }
 
+  /** Series with a battery. */
+  public int size() {
+    return states.size();
+  }
+
   public Optional<Snapshot> get(String series) {
     State s = states.get(series);
     return s == null || s.snapshot == null ? Optional.empty() : Optional.of(s.snapshot);

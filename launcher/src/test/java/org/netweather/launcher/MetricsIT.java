@@ -57,10 +57,10 @@ class MetricsIT {
       ManagedChannel nsChannel = DaemonProcesses.channel(ns);
       try (NetWeatherClient client = new NetWeatherClient(nsChannel, Duration.ofSeconds(5),
           address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))) {
-        await("memory-host registered", () -> {
+        await("every daemon started", () -> {
           try {
-            return !client.search("(kind=memory)").isEmpty();
-          } catch (RuntimeException e) {
+            return procs.log("up").contains("NetWeather is up");
+          } catch (IOException e) {
             return false;
           }
         }, procs);
@@ -77,6 +77,15 @@ class MetricsIT {
       // Every daemon registers and heartbeats with the nameserver.
       assertTrue(body.contains("netweather_rpc_server_calls_total{code=\"OK\",daemon=\"nameserver\","
           + "method=\"netweather.v1.Nameserver/Register\"}"), "registrations:\n" + body);
+      // Each daemon's own metrics, behind the one endpoint of nws up.
+      for (String gauge : List.of(
+          "netweather_nameserver_live_registrations{daemon=\"nameserver\"}",
+          "netweather_memory_series{daemon=\"memory\"}",
+          "netweather_forecaster_followed_memory_hosts{daemon=\"forecaster\"}",
+          "netweather_proxy_cluster_hosts{daemon=\"proxy\"}",
+          "netweather_sensor_spool_pending_measurements{daemon=\"sensor\"}")) {
+        assertTrue(body.contains(gauge + " "), gauge + " missing:\n" + body);
+      }
       assertTrue(body.contains("jvm_memory_used_bytes"), "JVM metrics:\n" + body);
 
       Process lint = new ProcessBuilder("promtool", "check", "metrics")

@@ -54,6 +54,7 @@ public final class MeasurementStore implements AutoCloseable {
   private final Map<String, Entry> series = new ConcurrentHashMap<>();
   private final WatchHub hub;
   private final WriteAheadLog wal;
+  private final MemoryMetrics metrics;
   private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(QUEUE);
   private final Thread writer;
   private volatile boolean closing;
@@ -67,8 +68,9 @@ public final class MeasurementStore implements AutoCloseable {
   private record Pending(List<SeriesPoints> batches, CompletableFuture<Result> done) {}
 
   private MeasurementStore(Path dir, int rawCapacity, Clock clock, Archive.Factory archives,
-      Executor watchExecutor) throws IOException {
+      Executor watchExecutor, MemoryMetrics metrics) throws IOException {
     this.seriesDir = dir.resolve("series");
+    this.metrics = metrics;
     this.rawCapacity = rawCapacity;
     this.clock = clock;
     this.archives = archives;
@@ -91,7 +93,14 @@ public final class MeasurementStore implements AutoCloseable {
    */
   public static MeasurementStore open(Path dir, int rawCapacity, Clock clock,
       Executor watchExecutor) throws IOException {
-    return new MeasurementStore(dir, rawCapacity, clock, RrdArchive.factory(), watchExecutor);
+    return open(dir, rawCapacity, clock, watchExecutor, MemoryMetrics.NONE);
+  }
+
+  /** As above, recording appends and log commits in {@code metrics} (the daemon's). */
+  static MeasurementStore open(Path dir, int rawCapacity, Clock clock, Executor watchExecutor,
+      MemoryMetrics metrics) throws IOException {
+    return new MeasurementStore(dir, rawCapacity, clock, RrdArchive.factory(), watchExecutor,
+        metrics);
   }
 
   private void loadSeries() throws IOException {
@@ -201,6 +210,7 @@ public final class MeasurementStore implements AutoCloseable {
     Map<String, PointBuffer> fresh = new LinkedHashMap<>();
     long[] stored = new long[group.size()];
     long[] dups = new long[group.size()];
+    long storedTotal = 0;
     for (int g = 0; g < group.size(); g++) {
       for (SeriesPoints sp : group.get(g).batches()) {
         Entry e = series.get(sp.getSeries());
@@ -212,6 +222,7 @@ public final class MeasurementStore implements AutoCloseable {
           } else {
             buf.add(t, m.getValue());
             stored[g]++;
+            storedTotal++;
           }
         }
       }
@@ -222,7 +233,9 @@ public final class MeasurementStore implements AutoCloseable {
       wal.add(f.getKey(), f.getValue().t, f.getValue().v, f.getValue().n);
     }
     if (!fresh.isEmpty()) {
+      long start = System.nanoTime();
       wal.commit();
+      metrics.walCommitted(System.nanoTime() - start);
     }
     Map<String, RawSeries.Points> published = new TreeMap<>();
     for (Map.Entry<String, PointBuffer> f : fresh.entrySet()) {
@@ -235,6 +248,8 @@ public final class MeasurementStore implements AutoCloseable {
       }
       published.put(f.getKey(), p);
     }
+    // Counted once durable, before anyone is told: a scrape after the reply sees it.
+    metrics.appended(storedTotal);
     for (int g = 0; g < group.size(); g++) {
       group.get(g).done().complete(new Result(stored[g], dups[g]));
     }
@@ -286,6 +301,16 @@ public final class MeasurementStore implements AutoCloseable {
     }
     out.sort(null);
     return out;
+  }
+
+  /** Series stored. */
+  public int seriesCount() {
+    return series.size();
+  }
+
+  /** Watch streams being served. */
+  public int watchStreams() {
+    return hub.watcherCount();
   }
 
   /** Raw points held for a series, or 0 if it is unknown. */

@@ -43,15 +43,18 @@ public final class MemoryHostServer implements AutoCloseable {
     // Watch delivery: a few threads suffice, each drain is short and never blocks.
     ExecutorService watchPool = Executors.newFixedThreadPool(2,
         new NamedThreadFactory("memory-watch"));
+    String daemon = "memory";
     MeasurementStore store = MeasurementStore.open(Path.of(props.dataDir), props.rawPoints,
-        clock, watchPool);
-    DaemonServer server = new DaemonServer("memory", builder,
+        clock, watchPool, MemoryMetrics.forDaemon(daemon));
+    DaemonServer server = new DaemonServer(daemon, builder,
         List.of(new MemoryHostService(store, clock)));
     server.closeAfter(() -> {
       watchPool.shutdown();
       watchPool.awaitTermination(5, TimeUnit.SECONDS);
     });
     server.closeAfter(store);
+    // Closed before the store: a scrape never reads a closed one.
+    server.closeAfter(MemoryMetrics.gauges(daemon, store));
     try {
       server.start();
     } catch (IOException e) {

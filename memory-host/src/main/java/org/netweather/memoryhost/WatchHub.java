@@ -61,6 +61,11 @@ final class WatchHub {
     return w;
   }
 
+  /** Watchers subscribed and not yet cancelled or failed. */
+  int watcherCount() {
+    return watchers.size();
+  }
+
   /** Called by the writer after points are durable. */
   synchronized void publish(Map<String, RawSeries.Points> appended) {
     for (Watcher w : watchers) {

@@ -285,6 +285,23 @@ public final class Nameserver implements AutoCloseable {
     return out;
   }
 
+  /** Registrations whose lease is live now. */
+  public synchronized int liveRegistrations() {
+    long now = clock.millis();
+    int n = 0;
+    for (Lease l : byName.values()) {
+      if (l.liveAt(now)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Series in the directory. */
+  public synchronized int directorySize() {
+    return assignments.size();
+  }
+
   /** The directory, optionally filtered by a series pattern. */
   public synchronized List<SeriesAssignment> directory(String pattern) {
     SeriesPattern p = pattern == null || pattern.isEmpty() ? null : SeriesPattern.parse(pattern);

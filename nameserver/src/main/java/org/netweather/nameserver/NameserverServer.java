@@ -39,10 +39,12 @@ public final class NameserverServer implements AutoCloseable {
     DaemonServer server = new DaemonServer("nameserver", builder,
         List.of(new NameserverService(ns)));
     server.closeAfter(ns);
+    // Closed before the state: a scrape never reads a closed one.
+    server.closeAfter(NameserverMetrics.gauges(server.name(), ns));
     try {
       server.start();
     } catch (IOException e) {
-      ns.close();
+      server.close(); // closes the gauges and the state
       throw e;
     }
     String host = props.host.isEmpty() ? Addresses.localHostName() : props.host;

@@ -140,6 +140,11 @@ public final class ClusterCache {
     return keys.hosts;
   }
 
+  /** Forecasts held, Caffeine's estimate: cheap, and may count expired entries not yet evicted. */
+  public long cachedForecasts() {
+    return forecasts.estimatedSize();
+  }
+
   /** Takes a new forecast from the forecaster's stream. */
   public void put(Forecast f) {
     Forecast old = forecasts.getIfPresent(f.getSeries());

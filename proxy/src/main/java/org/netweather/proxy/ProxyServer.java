@@ -67,6 +67,7 @@ public final class ProxyServer implements AutoCloseable {
     server.closeAfter(scheduler::shutdownNow);
     server.closeAfter(ns::shutdownNow);
     server.closeAfter(follower[0]);
+    server.closeAfter(ProxyMetrics.gauges(server.name(), cache));
     try {
       server.start();
     } catch (IOException e) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.netweather.testing.MetricValues;
 
 class LiveGaugeTest {
   @Test
@@ -16,12 +17,12 @@ class LiveGaugeTest {
     AutoCloseable b = series.add("memory", () -> 4);
     AutoCloseable c = series.add("forecaster", () -> 10);
 
-    assertEquals(7, Scrapes.value(registry, "netweather_test_series", "daemon", "memory"));
+    assertEquals(7, MetricValues.of(registry, "netweather_test_series", "daemon", "memory"));
     first.set(5);
-    assertEquals(9, Scrapes.value(registry, "netweather_test_series", "daemon", "memory"),
+    assertEquals(9, MetricValues.of(registry, "netweather_test_series", "daemon", "memory"),
         "read when scraped, not when added");
     b.close();
-    assertEquals(5, Scrapes.value(registry, "netweather_test_series", "daemon", "memory"));
+    assertEquals(5, MetricValues.of(registry, "netweather_test_series", "daemon", "memory"));
     a.close();
     c.close();
     assertEquals(0, registry.scrape().stream()

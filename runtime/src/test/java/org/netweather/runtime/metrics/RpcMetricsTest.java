@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.netweather.runtime.DaemonServer;
+import org.netweather.testing.MetricValues;
 
 class RpcMetricsTest {
   private static final String CHECK = "grpc.health.v1.Health/Check";
@@ -54,11 +55,11 @@ class RpcMetricsTest {
       assertThrows(StatusRuntimeException.class,
           () -> stub.check(HealthCheckRequest.newBuilder().setService("no.such.Service").build()));
 
-      assertEquals(2, Scrapes.value(registry, "netweather_rpc_server_calls",
+      assertEquals(2, MetricValues.of(registry, "netweather_rpc_server_calls",
           "daemon", "memory", "method", CHECK, "code", "OK"));
-      assertEquals(1, Scrapes.value(registry, "netweather_rpc_server_calls",
+      assertEquals(1, MetricValues.of(registry, "netweather_rpc_server_calls",
           "daemon", "memory", "method", CHECK, "code", "NOT_FOUND"));
-      assertEquals(3, Scrapes.value(registry, "netweather_rpc_server_duration_seconds",
+      assertEquals(3, MetricValues.of(registry, "netweather_rpc_server_duration_seconds",
           "daemon", "memory", "method", CHECK));
       assertEquals(0.009, sumOf(registry), 1e-12, "three calls of 3 ms each");
     } finally {
@@ -81,7 +82,7 @@ class RpcMetricsTest {
         ch.shutdownNow();
       }
     }
-    assertEquals(1, Scrapes.value(PrometheusRegistry.defaultRegistry,
+    assertEquals(1, MetricValues.of(PrometheusRegistry.defaultRegistry,
         "netweather_rpc_server_calls", "daemon", daemon, "method", CHECK, "code", "OK"));
   }
 

@@ -31,17 +31,19 @@ final class Activities implements AutoCloseable {
   private final PeerDirectory peers;
   private final Recorder recorder;
   private final ScheduledExecutorService runner;
+  private final SensorMetrics metrics;
   private final Map<String, Running> running = new TreeMap<>();
 
   private record Running(Activity activity, ScheduledFuture<?> task) {}
 
   Activities(String self, Map<String, Skill> skills, PeerDirectory peers, Recorder recorder,
-      ScheduledExecutorService runner) {
+      ScheduledExecutorService runner, SensorMetrics metrics) {
     this.self = self;
     this.skills = skills;
     this.peers = peers;
     this.recorder = recorder;
     this.runner = runner;
+    this.metrics = metrics;
   }
 
   /**
@@ -86,7 +88,9 @@ final class Activities implements AutoCloseable {
   private void runHost(HostSkill skill) {
     try {
       recorder.record(skill.name() + ":" + self, skill.measure());
+      metrics.taken(skill.name());
     } catch (Exception e) {
+      metrics.failed(skill.name());
       log.warn("{} failed: {}", skill.name(), e.toString());
     }
   }
@@ -97,7 +101,9 @@ final class Activities implements AutoCloseable {
         try {
           Reading r = skill.measure(p.probe()).toCompletableFuture().get(60, TimeUnit.SECONDS);
           record(skill, self + "->" + host, r);
+          metrics.taken(skill.name());
         } catch (Exception e) {
+          metrics.failed(skill.name());
           log.info("{} to {} failed: {}", skill.name(), host, e.toString());
         }
       });

@@ -21,12 +21,15 @@ final class ProbeExperiments implements CliqueExperiments {
   private final List<PeerSkill> skills;
   private final PeerDirectory peers;
   private final Recorder recorder;
+  private final SensorMetrics metrics;
 
-  ProbeExperiments(String self, List<PeerSkill> skills, PeerDirectory peers, Recorder recorder) {
+  ProbeExperiments(String self, List<PeerSkill> skills, PeerDirectory peers, Recorder recorder,
+      SensorMetrics metrics) {
     this.self = self;
     this.skills = List.copyOf(skills);
     this.peers = peers;
     this.recorder = recorder;
+    this.metrics = metrics;
   }
 
   @Override
@@ -61,7 +64,9 @@ final class ProbeExperiments implements CliqueExperiments {
     running.whenComplete((reading, err) -> {
       if (err == null) {
         recorder.record(skill.name() + ":" + self + "->" + p.host(), reading);
+        metrics.taken(skill.name());
       } else {
+        metrics.failed(skill.name());
         log.info("{} to {} failed: {}", skill.name(), p.host(), err.toString());
       }
       next(i + 1, p, done, clique, startNanos);

@@ -77,23 +77,28 @@ public final class SensorServer implements AutoCloseable {
     ManagedChannel ns = channels.apply(props.nameserver);
     NetWeatherClient client = new NetWeatherClient(ns, Duration.ofSeconds(10), channels);
     Delivery delivery = new Delivery(spool, client, scheduler);
-    Recorder recorder = new Recorder(spool, delivery::nudge, System::currentTimeMillis);
-    PeerDirectory peers = new PeerDirectory(ns);
     SkillSet skills = SkillSet.create();
+    String daemon = "sensor";
+    SensorMetrics metrics = SensorMetrics.forDaemon(daemon, skills.all().keySet());
+    Recorder recorder = new Recorder(spool, delivery::nudge, System::currentTimeMillis, metrics);
+    PeerDirectory peers = new PeerDirectory(ns);
     ProbeServer probe = new ProbeServer(skills.group(), ProbeServerOptions.defaults(
         props.bind.isEmpty() ? new InetSocketAddress(props.probePort)
             : new InetSocketAddress(props.bind, props.probePort)),
         props.probeFromAnyone ? a -> true : peers::isSensorAddress, Ticker.system());
     GrpcTokenSender tokens = new GrpcTokenSender(peers, channels);
     CliqueRegistry cliques = new CliqueRegistry(host, CliqueScheduler.of(cliqueThread), tokens,
-        new ProbeExperiments(host, skills.cliqueSkills(), peers, recorder),
+        new ProbeExperiments(host, skills.cliqueSkills(), peers, recorder, metrics),
         System::currentTimeMillis, CliqueOptions.defaults());
-    Activities activities = new Activities(host, skills.all(), peers, recorder, skillRunner);
-    DaemonServer server = new DaemonServer("sensor", builder, List.of(
+    Activities activities = new Activities(host, skills.all(), peers, recorder, skillRunner,
+        metrics);
+    DaemonServer server = new DaemonServer(daemon, builder, List.of(
         new SensorControlService(host, activities, cliques, spool, skills.all(), peers,
             () -> advertise + ":" + probe.port())));
     // Closed in reverse: stop activities and cliques first, then delivery, then the rest.
     server.closeAfter(spool);
+    // Closed before the spool: a scrape never reads a closed one.
+    server.closeAfter(SensorMetrics.gauges(daemon, spool));
     server.closeAfter(skills);
     server.closeAfter(() -> {
       scheduler.shutdownNow();

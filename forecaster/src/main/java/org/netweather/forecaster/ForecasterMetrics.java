@@ -1,0 +1,60 @@
+package org.netweather.forecaster;
+
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import org.netweather.runtime.metrics.LiveGauge;
+
+/**
+ * What a forecaster does, as Prometheus metrics beside the RPC metrics every daemon has:
+ *
+ * <pre>
+ *   netweather_forecaster_observed_measurements_total{daemon}   measurements fed to batteries
+ *   netweather_forecaster_series{daemon}                        series with a battery
+ *   netweather_forecaster_followed_memory_hosts{daemon}         memory-hosts followed
+ * </pre>
+ *
+ * <p>Registered once per process (tests run several daemons in one JVM); each daemon binds its
+ * {@code daemon} label once, so following a stream only increments. The batteries themselves
+ * know nothing of metrics.
+ */
+final class ForecasterMetrics {
+  private static final Counter OBSERVED = Counter.builder()
+      .name("netweather_forecaster_observed_measurements")
+      .help("Measurements fed to the predictor batteries; points a resumed watch stream sends"
+          + " again are not counted")
+      .labelNames("daemon")
+      .register();
+  private static final LiveGauge SERIES = LiveGauge.standard("netweather_forecaster_series",
+      "Series a forecaster keeps a predictor battery for");
+  private static final LiveGauge FOLLOWED = LiveGauge.standard(
+      "netweather_forecaster_followed_memory_hosts",
+      "Memory-hosts whose watch stream a forecaster follows");
+
+  private final CounterDataPoint observed;
+
+  private ForecasterMetrics(CounterDataPoint observed) {
+    this.observed = observed;
+  }
+
+  /** The counters of the daemon called {@code daemon}. */
+  static ForecasterMetrics forDaemon(String daemon) {
+    return new ForecasterMetrics(OBSERVED.labelValues(daemon));
+  }
+
+  void observed(int measurements) {
+    if (measurements > 0) {
+      observed.inc(measurements);
+    }
+  }
+
+  /** Reports the series and followed memory-hosts under {@code daemon} until closed. */
+  static AutoCloseable gauges(String daemon, SeriesForecasts forecasts,
+      MemoryDiscovery discovery) {
+    AutoCloseable series = SERIES.add(daemon, forecasts::size);
+    AutoCloseable followed = FOLLOWED.add(daemon, discovery::followedCount);
+    return () -> {
+      followed.close();
+      series.close();
+    };
+  }
+}
