@@ -99,28 +99,18 @@ class PLogPMeasurementTest {
   void measure_roundTripsSlowAfterSaturation_gapsStillExact() {
     SimulatedLink link = new SimulatedLink(LOOP_L, PLogPMeasurementTest::loopGap,
         m -> 0.5e-6, m -> 0.8e-6, 0, 1);
-    PLogPChannel slowSpell = new PLogPChannel() {
+    PLogPChannel slowSpell = new ForwardingChannel(link) {
       int slowLeft;
 
       @Override
       public double burst(int count, int bytes) {
         slowLeft = count >= 1024 ? 300 : slowLeft;
-        return link.burst(count, bytes);
+        return super.burst(count, bytes);
       }
 
       @Override
       public double roundTrip(int bytes) {
-        return link.roundTrip(bytes) + (slowLeft-- > 0 ? 60e-6 : 0);
-      }
-
-      @Override
-      public double sendOverhead(int bytes) {
-        return link.sendOverhead(bytes);
-      }
-
-      @Override
-      public double receiveOverhead(int bytes, double delaySeconds) {
-        return link.receiveOverhead(bytes, delaySeconds);
+        return super.roundTrip(bytes) + (slowLeft-- > 0 ? 60e-6 : 0);
       }
     };
     PLogPParameters p = new PLogPMeasurement(slowSpell, PLogPMeasurement.Settings.defaults())
@@ -163,27 +153,12 @@ class PLogPMeasurementTest {
   void measure_firstRoundTripsSlowerThanEveryTrain_g0FromTheTrainAlone() {
     SimulatedLink link = new SimulatedLink(LOOP_L, PLogPMeasurementTest::loopGap,
         m -> 0.1e-6, m -> 0.1e-6, 0, 1);
-    PLogPChannel cold = new PLogPChannel() {
+    PLogPChannel cold = new ForwardingChannel(link) {
       int roundTrips;
 
       @Override
-      public double burst(int count, int bytes) {
-        return link.burst(count, bytes);
-      }
-
-      @Override
       public double roundTrip(int bytes) {
-        return link.roundTrip(bytes) + (roundTrips++ < 3 ? 0.1 : 0);
-      }
-
-      @Override
-      public double sendOverhead(int bytes) {
-        return link.sendOverhead(bytes);
-      }
-
-      @Override
-      public double receiveOverhead(int bytes, double delaySeconds) {
-        return link.receiveOverhead(bytes, delaySeconds);
+        return super.roundTrip(bytes) + (roundTrips++ < 3 ? 0.1 : 0);
       }
     };
     PLogPParameters p = new PLogPMeasurement(cold, PLogPMeasurement.Settings.defaults())
