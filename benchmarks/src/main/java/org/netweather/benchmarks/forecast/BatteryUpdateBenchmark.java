@@ -46,8 +46,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <pre>
  *   layout     state/series    1 series      1 000 series    100 000 series
- *   standard   20 920 B        1 400-1 490   2 050-2 380     4 150-4 430
- *   faithful   14 968 B        1 000-1 090   1 670-1 820     2 835-3 350
+ *   standard   19 568 B        1 400-1 495   2 050-2 440     4 150-4 430
+ *   faithful   14 152 B        1 000-1 105   1 670-1 910     2 835-3 415
  *   with -jvmArgsAppend -XX:+UseTransparentHugePages (fewer TLB misses once state is GBs):
  *   standard                                  2 000-2 030     3 630-3 830
  *   faithful                                  1 510-1 520     2 650-2 890
