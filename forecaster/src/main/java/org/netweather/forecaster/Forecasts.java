@@ -6,7 +6,6 @@ import org.netweather.api.v1.Interval;
 import org.netweather.api.v1.Measurement;
 import org.netweather.forecaster.battery.ForecastResult;
 import org.netweather.model.Resource;
-import org.netweather.model.SeriesName;
 
 /**
  * Converts the battery's results to the wire's {@link Forecast}.
@@ -25,8 +24,8 @@ final class Forecasts {
   }
 
   static Forecast toProto(String series, ForecastResult r, long lastTs, double lastValue) {
-    Resource range = SeriesName.problem(series) == null
-        ? SeriesName.parse(series).knownResource() : null;
+    int colon = series.indexOf(':'); // names were checked when stored; only the resource matters
+    Resource range = colon < 0 ? null : Resource.of(series.substring(0, colon)).orElse(null);
     Forecast.Builder b = Forecast.newBuilder()
         .setSeries(series)
         .setValue(clamp(range, r.value()))

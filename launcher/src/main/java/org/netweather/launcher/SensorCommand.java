@@ -81,7 +81,7 @@ final class SensorCommand implements Callable<Integer> {
     }
     NettyServerBuilder builder = p.bind.isEmpty() ? NettyServerBuilder.forPort(p.port)
         : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
-    MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
+    MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);
     SensorServer s = metrics.closeIfFails(
         () -> SensorServer.start(p, builder, ForecasterServer::plaintext));
     Runnable close = () -> {

@@ -75,8 +75,9 @@ class MetricsIT {
       double appends = sample(body, Pattern.quote(APPENDS) + " (\\S+)");
       assertTrue(appends >= 1, "appends counted:\n" + body);
       // Every daemon registers and heartbeats with the nameserver.
-      assertTrue(body.contains("netweather_rpc_server_calls_total{code=\"OK\",daemon=\"nameserver\","
-          + "method=\"netweather.v1.Nameserver/Register\"}"), "registrations:\n" + body);
+      assertTrue(body.contains("netweather_rpc_server_calls_total{code=\"OK\","
+          + "daemon=\"nameserver\",method=\"netweather.v1.Nameserver/Register\"}"),
+          "registrations:\n" + body);
       // Each daemon's own metrics, behind the one endpoint of nws up.
       for (String gauge : List.of(
           "netweather_nameserver_live_registrations{daemon=\"nameserver\"}",

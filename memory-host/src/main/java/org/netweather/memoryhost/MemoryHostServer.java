@@ -39,6 +39,7 @@ public final class MemoryHostServer implements AutoCloseable {
 
   public static MemoryHostServer start(MemoryHostProperties props, ServerBuilder<?> builder)
       throws IOException {
+    Addresses.parse("nameserver", props.nameserver); // before anything is opened
     Clock clock = Clock.systemUTC();
     // Watch delivery: a few threads suffice, each drain is short and never blocks.
     ExecutorService watchPool = Executors.newFixedThreadPool(2,
@@ -71,7 +72,6 @@ public final class MemoryHostServer implements AutoCloseable {
     if (!props.cluster.isEmpty()) {
       reg.putAttributes("cluster", props.cluster);
     }
-    Addresses.parse("nameserver", props.nameserver);
     ManagedChannel ns = NettyChannelBuilder.forTarget(props.nameserver).usePlaintext().build();
     ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(
         new NamedThreadFactory("memory-registrar"));

@@ -47,7 +47,8 @@ class NameserverMetricsTest {
       NameserverGrpc.NameserverBlockingStub stub =
           NameserverGrpc.newBlockingStub(grpc.channel(name));
       stub.register(register("memory-m", "memory", 3600));
-      stub.register(register("sensor-a", "sensor", 2));
+      // Long enough that it is surely live when counted next, short enough to watch it lapse.
+      stub.register(register("sensor-a", "sensor", 4));
       assertEquals(live + 3, value("netweather_nameserver_live_registrations"));
       stub.assignSeries(AssignSeriesRequest.newBuilder()
           .addAllSeries(List.of("cpu.availability:a", "memory.free:a")).build());

@@ -29,9 +29,9 @@ import org.netweather.api.v1.ResourceForecast;
  * <p>Forecasts arrive from the forecaster's stream ({@link #put}). Entries live in a Caffeine
  * cache with a hard expiry by measurement age, so a series that stops being measured
  * eventually drops out and shows as missing, and with refresh-after-write, so an entry the
- * stream has not renewed for a while is fetched again on its own. A value is <em>stale</em> when its last measurement is
- * older than a few of its series' measurement periods (learnt from successive forecasts); a
- * stale value is served marked stale, never as fresh.
+ * stream has not renewed for a while is fetched again on its own. A value is <em>stale</em>
+ * when its last measurement is older than a few of its series' measurement periods (learnt
+ * from successive forecasts); a stale value is served marked stale, never as fresh.
  *
  * <p>Snapshots are rebuilt only when something changed or the last one has aged past
  * {@code rebuildMs}, so a burst of readers shares one build; in the daemon the rebuild runs in

@@ -87,9 +87,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * arrays per metric, a ring of doubles) speeds the six sliding windows' sums from about 172 to
  * 125 ns: loops of 24 members are too short for 8-lane vectors to pay, and the ring of doubles
  * would cost 9.7 KB more per series; not adopted. A newer JVM does not help the code as it is:
- * the same jar on JDK 25 (-jvm .../temurin-25/bin/java) ran 1 541 / 2 034 ns standard and 1 029
+ * the same jar on JDK 25 (JMH's -jvm option) ran 1 541 / 2 034 ns standard and 1 029
  * / 1 492 ns faithful (1 and 1 000 series) against 1 468 / 2 145 and 1 002 / 1 679 on JDK 17 in
- * the same session. Even the faithful 18 alone stay above 1 us at 1 000 series on this machine.
+ * the same run. Even the faithful 18 alone stay above 1 us at 1 000 series on this machine.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

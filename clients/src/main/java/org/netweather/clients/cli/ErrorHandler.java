@@ -4,12 +4,15 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.net.BindException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
@@ -45,10 +48,13 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
     }
     Throwable fileError = find(e, NoSuchFileException.class, AccessDeniedException.class);
     if (fileError != null) {
-      // Files the user named on the command line; the message is only the path.
-      cmd.getErr().println(prefix + fileError.getMessage()
+      // The exception's message is only the path. A file the user named (or one inside a
+      // directory the user named) is bad input; a daemon's own file is a failure.
+      String path = fileError.getMessage();
+      boolean named = path != null && named(parsed, path);
+      cmd.getErr().println(prefix + (named ? "" : "cannot open ") + path
           + (fileError instanceof NoSuchFileException ? ": no such file" : ": permission denied"));
-      return USAGE;
+      return named ? USAGE : FAILED;
     }
     String inUse = portInUse(e, cmd);
     cmd.getErr().println(prefix + (inUse != null ? inUse : describe(e)));
@@ -103,6 +109,30 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
         .orElse(portOptions.size() == 1 ? portOptions.get(0).longestName() : null);
     return "port " + port + " is already in use (by another nws?)"
         + (flag == null ? "" : "; " + flag + " picks another");
+  }
+
+  /** Whether {@code path} is, or lies under, a value given on the command line. */
+  private static boolean named(ParseResult parsed, String path) {
+    Path p;
+    try {
+      p = Path.of(path).toAbsolutePath().normalize();
+    } catch (InvalidPathException ex) {
+      return false;
+    }
+    for (ParseResult r = parsed; r != null; r = r.subcommand()) {
+      for (ArgSpec arg : r.matchedArgs()) {
+        for (String value : arg.originalStringValues()) {
+          try {
+            if (!value.isEmpty() && p.startsWith(Path.of(value).toAbsolutePath().normalize())) {
+              return true;
+            }
+          } catch (InvalidPathException ex) {
+            // not a path
+          }
+        }
+      }
+    }
+    return false;
   }
 
   @SafeVarargs

@@ -36,6 +36,9 @@ class ErrorHandlerTest {
     @Option(names = "--probe-port", defaultValue = "8061")
     int probePort;
 
+    @Option(names = "--file")
+    String file;
+
     @Override
     public Integer call() throws Exception {
       throw toThrow;
@@ -96,15 +99,26 @@ class ErrorHandlerTest {
   }
 
   @Test
-  void missingFile_namesItExitTwo() {
-    assertEquals(2, fail(new NoSuchFileException("/nonexistent.csv")));
+  void missingFile_theUserNamed_namesItExitTwo() {
+    assertEquals(2, fail(new NoSuchFileException("/nonexistent.csv"), "--file",
+        "/nonexistent.csv"));
     assertEquals("nws group leaf: /nonexistent.csv: no such file\n", err.toString());
   }
 
   @Test
-  void unreadableFile_namesItExitTwo() {
-    assertEquals(2, fail(new UncheckedIOException(new AccessDeniedException("/root/t.csv"))));
-    assertEquals("nws group leaf: /root/t.csv: permission denied\n", err.toString());
+  void unreadableFile_inADirectoryTheUserNamed_exitTwo() {
+    assertEquals(2, fail(new UncheckedIOException(new AccessDeniedException("/root/d/t.csv")),
+        "--file", "/root/d"));
+    assertEquals("nws group leaf: /root/d/t.csv: permission denied\n", err.toString());
+  }
+
+  @Test
+  void missingFile_ofTheDaemonsOwn_isAFailureExitOne() {
+    // Nothing on the command line names it: the daemon's own state, not bad input.
+    assertEquals(1, fail(new NoSuchFileException("/var/lib/nws/wal/segment-1"), "--file",
+        "/tmp/other.csv"));
+    assertEquals("nws group leaf: cannot open /var/lib/nws/wal/segment-1: no such file\n",
+        err.toString());
   }
 
   @Test

@@ -13,7 +13,7 @@ import java.net.BindException;
  * registered with the first endpoint on the default registry.
  *
  * <pre>{@code
- * try (MetricsEndpoint metrics = MetricsEndpoint.start(8059)) {
+ * try (MetricsEndpoint metrics = MetricsEndpoint.start("", 8059)) {
  *   ... // curl localhost:8059/metrics
  * }
  * }</pre>
@@ -27,28 +27,45 @@ public final class MetricsEndpoint implements AutoCloseable {
     this.server = server;
   }
 
-  /** Serves the default registry, with JVM metrics, on {@code port} (0: any free port). */
-  public static MetricsEndpoint start(int port) throws IOException {
+  /**
+   * Serves the default registry, with JVM metrics, on {@code port} (0: any free port) of
+   * {@code host} (empty: every interface).
+   */
+  public static MetricsEndpoint start(String host, int port) throws IOException {
+    checkPort(port);
     synchronized (MetricsEndpoint.class) {
       if (!jvmRegistered) {
         JvmMetrics.builder().register(PrometheusRegistry.defaultRegistry);
         jvmRegistered = true;
       }
     }
-    return start(port, PrometheusRegistry.defaultRegistry);
+    return start(host, port, PrometheusRegistry.defaultRegistry);
   }
 
-  /** Serves {@code registry} on {@code port} (0: any free port), on every interface. */
+  /** Serves {@code registry} on {@code port} (0: any free port) of every interface. */
   public static MetricsEndpoint start(int port, PrometheusRegistry registry) throws IOException {
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("metrics port must be in [0, 65535], was " + port);
+    return start("", port, registry);
+  }
+
+  private static MetricsEndpoint start(String host, int port, PrometheusRegistry registry)
+      throws IOException {
+    checkPort(port);
+    HTTPServer.Builder b = HTTPServer.builder().port(port).registry(registry);
+    if (!host.isEmpty()) {
+      b.hostname(host);
     }
     try {
-      return new MetricsEndpoint(HTTPServer.builder().port(port).registry(registry)
-          .buildAndStart());
+      return new MetricsEndpoint(b.buildAndStart());
     } catch (BindException e) {
       // The JDK's message is a bare "Address already in use": say which port.
-      throw new IOException("metrics endpoint cannot listen on 0.0.0.0:" + port, e);
+      throw new IOException("metrics endpoint cannot listen on "
+          + (host.isEmpty() ? "0.0.0.0" : host) + ":" + port, e);
+    }
+  }
+
+  private static void checkPort(int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("metrics port must be in [0, 65535], was " + port);
     }
   }
 

@@ -42,6 +42,6 @@ class MetricsEndpointTest {
 
   @Test
   void badPort_isRejected() {
-    assertThrows(IllegalArgumentException.class, () -> MetricsEndpoint.start(70000));
+    assertThrows(IllegalArgumentException.class, () -> MetricsEndpoint.start("", 70000));
   }
 }

@@ -90,7 +90,8 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
     }
     Competition seen = look();
     if (seen != null && cores == 2 && Double.isNaN(seen.balanced())) {
-      seen = look();
+      Competition again = look();
+      seen = again == null ? seen : again; // a failed second look keeps the first
     }
     if (seen == null) {
       return Double.NaN;

@@ -62,14 +62,21 @@ final class ProbeExperiments implements CliqueExperiments {
     // too, so this holder's traffic ends before the next holder starts.
     done.whenComplete((v, e) -> running.cancel(true));
     running.whenComplete((reading, err) -> {
-      if (err == null) {
-        recorder.record(skill.name() + ":" + self + "->" + p.host(), reading);
-        metrics.taken(skill.name());
-      } else {
+      try {
+        if (err == null) {
+          recorder.record(skill.name() + ":" + self + "->" + p.host(), reading);
+          metrics.taken(skill.name());
+        } else {
+          metrics.failed(skill.name());
+          log.info("{} to {} failed: {}", skill.name(), p.host(), err.toString());
+        }
+      } catch (RuntimeException e) {
+        // The spool could not take it; the turn goes on with the next skill regardless.
         metrics.failed(skill.name());
-        log.info("{} to {} failed: {}", skill.name(), p.host(), err.toString());
+        log.warn("{} to {}: not recorded: {}", skill.name(), p.host(), e.toString());
+      } finally {
+        next(i + 1, p, done, clique, startNanos);
       }
-      next(i + 1, p, done, clique, startNanos);
     });
   }
 }

@@ -47,8 +47,8 @@ import java.util.function.DoubleSupplier;
  * as the reference of all sizes, as logp_mpi does, a reference from such a spell made every
  * later g(m) negative (−10 to −87 µs on loopback). Round trips of 0 and m bytes timed next to
  * each other share the host's state, so the spell cancels out of their difference, and the
- * median of the differences ignores the odd preempted one. What noise is left can still make the difference of a few bytes come out
- * negative; m bytes cannot arrive sooner than 0 bytes, so g(m) >= g(0) and the difference is
+ * median of the differences ignores the odd preempted one. What noise is left can still make
+ * the difference of a few bytes come out negative; m bytes cannot arrive sooner than 0 bytes, so g(m) >= g(0) and the difference is
  * floored at 0, not reported as a negative gap.
  */
 public final class PLogPMeasurement {
