@@ -228,6 +228,23 @@ class NwsCommandIT {
   }
 
   @Test
+  @Timeout(60)
+  void daemon_metricsPortInUse_saysSoAndStartsNothing() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0)) {
+      int port = taken.getLocalPort();
+      int grpc = DaemonProcesses.freePort();
+      assertFails(1, "nws nameserver: port " + port + " for metrics is already in use (by "
+          + "another nws?); --metrics-port picks another, -1 serves none",
+          runOffline("nameserver", "--port", "" + grpc, "--metrics-port", "" + port,
+              "--data-dir", dir.resolve("ns3").toString()));
+      // The gRPC port was never taken: nothing was left running.
+      try (ServerSocket free = new ServerSocket(grpc)) {
+        assertTrue(free.isBound());
+      }
+    }
+  }
+
+  @Test
   void binNws_noArguments_usageExitTwo() throws Exception {
     Result r = runProcess();
     assertEquals(2, r.exit);
