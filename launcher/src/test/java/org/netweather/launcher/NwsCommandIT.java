@@ -254,8 +254,10 @@ class NwsCommandIT {
   @Test
   void binNws_unknownHost_oneLineWithoutGrpcLogs() throws Exception {
     for (String address : List.of("nohost.invalid:8090", "garbage")) {
-      assertFails(1, "nws hosts: UNAVAILABLE: cannot reach NetWeather",
-          runProcess("hosts", "--nameserver", address));
+      Result r = runProcess("hosts", "--nameserver", address);
+      assertFails(1, "nws hosts: UNAVAILABLE: cannot reach NetWeather", r);
+      assertTrue(r.err.contains("check --nameserver"), "an address to fix, not a daemon to "
+          + "start: " + r.err);
     }
   }
 

@@ -3,6 +3,7 @@ package org.netweather.clients.cli;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.net.BindException;
+import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -37,7 +38,12 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
     if (e instanceof StatusRuntimeException) {
       Status s = ((StatusRuntimeException) e).getStatus();
       String what = s.getDescription() == null ? s.getCode().toString() : s.getDescription();
-      if (s.getCode() == Status.Code.UNAVAILABLE && s.getCause() != null) {
+      if (s.getCode() == Status.Code.UNAVAILABLE
+          && find(s.getCause(), UnknownHostException.class) != null) {
+        // Nothing to start: the address itself is wrong.
+        what = "cannot reach NetWeather (" + s.getCause().getMessage()
+            + "); check --nameserver or $NWS_NAMESERVER";
+      } else if (s.getCode() == Status.Code.UNAVAILABLE && s.getCause() != null) {
         what = "cannot reach NetWeather (" + s.getCause().getMessage()
             + "); is it running? (bin/nws up)";
       } else if (s.getCode() == Status.Code.DEADLINE_EXCEEDED) {

@@ -65,10 +65,18 @@ public final class Output {
 
   /** A number without a spurious fraction, e.g. 940 rather than 940.0. */
   public static String number(double v) {
+    if (Double.isNaN(v)) {
+      return "-"; // not known yet, e.g. a forecast's error before its second measurement
+    }
     if (v == Math.rint(v) && Math.abs(v) < 1e15) {
       return Long.toString((long) v);
     }
-    return String.format(java.util.Locale.ROOT, "%.6g", v).replaceAll("0+$", "")
-        .replaceAll("\\.$", "").replaceAll("0+e", "e");
+    String s = String.format(java.util.Locale.ROOT, "%.6g", v);
+    int e = s.indexOf('e');
+    String mantissa = e < 0 ? s : s.substring(0, e);
+    if (mantissa.indexOf('.') >= 0) { // trailing zeros of the mantissa only, never the exponent's
+      mantissa = mantissa.replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+    return e < 0 ? mantissa : mantissa + s.substring(e);
   }
 }
