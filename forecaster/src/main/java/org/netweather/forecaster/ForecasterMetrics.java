@@ -50,11 +50,7 @@ final class ForecasterMetrics {
   /** Reports the series and followed memory-hosts under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, SeriesForecasts forecasts,
       MemoryDiscovery discovery) {
-    AutoCloseable series = SERIES.add(daemon, forecasts::size);
-    AutoCloseable followed = FOLLOWED.add(daemon, discovery::followedCount);
-    return () -> {
-      followed.close();
-      series.close();
-    };
+    return LiveGauge.all(SERIES.add(daemon, forecasts::size),
+        FOLLOWED.add(daemon, discovery::followedCount));
   }
 }

@@ -47,13 +47,8 @@ final class ForecasterCommand implements Callable<Integer> {
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ForecasterServer f = metrics.closeIfFails(() -> ForecasterServer.start(
         p, NettyServerBuilder.forPort(p.port), ForecasterServer::plaintext));
-    Runnable close = () -> {
-      f.close();
-      metrics.close();
-    };
-    return Foreground.run("forecaster", f::awaitTermination, close,
+    return Foreground.run("forecaster", f::awaitTermination, f::close, metrics,
         "forecaster listening on port " + f.getPort() + ", following memory-hosts"
-        + " registered with " + p.nameserver
-        + metrics.banner());
+        + " registered with " + p.nameserver);
   }
 }

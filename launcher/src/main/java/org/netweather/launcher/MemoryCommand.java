@@ -70,13 +70,8 @@ final class MemoryCommand implements Callable<Integer> {
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     MemoryHostServer m = metrics.closeIfFails(
         () -> MemoryHostServer.start(p, NettyServerBuilder.forPort(p.port)));
-    Runnable close = () -> {
-      m.close();
-      metrics.close();
-    };
-    return Foreground.run("memory-host", m::awaitTermination, close,
+    return Foreground.run("memory-host", m::awaitTermination, m::close, metrics,
         "memory-host listening on port " + m.getPort() + ", data in "
-        + p.dataDir + ", registered with " + p.nameserver
-        + metrics.banner());
+        + p.dataDir + ", registered with " + p.nameserver);
   }
 }

@@ -47,13 +47,8 @@ final class NameserverCommand implements Callable<Integer> {
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     NameserverServer ns = metrics.closeIfFails(
         () -> NameserverServer.start(p, NettyServerBuilder.forPort(p.port)));
-    Runnable close = () -> {
-      ns.close();
-      metrics.close();
-    };
-    return Foreground.run("nameserver", ns::awaitTermination, close,
+    return Foreground.run("nameserver", ns::awaitTermination, ns::close, metrics,
         "nameserver listening on port " + ns.getPort() + ", state in "
-        + p.dataDir
-        + metrics.banner());
+        + p.dataDir);
   }
 }

@@ -62,13 +62,8 @@ final class ProxyCommand implements Callable<Integer> {
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ProxyServer proxy = metrics.closeIfFails(() -> ProxyServer.start(
         p, NettyServerBuilder.forPort(p.port), ForecasterServer::plaintext));
-    Runnable close = () -> {
-      proxy.close();
-      metrics.close();
-    };
-    return Foreground.run("proxy", proxy::awaitTermination, close,
+    return Foreground.run("proxy", proxy::awaitTermination, proxy::close, metrics,
         "proxy for cluster " + p.cluster + " listening on port "
-        + proxy.getPort()
-        + metrics.banner());
+        + proxy.getPort());
   }
 }

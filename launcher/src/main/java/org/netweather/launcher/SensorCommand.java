@@ -84,13 +84,8 @@ final class SensorCommand implements Callable<Integer> {
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);
     SensorServer s = metrics.closeIfFails(
         () -> SensorServer.start(p, builder, ForecasterServer::plaintext));
-    Runnable close = () -> {
-      s.close();
-      metrics.close();
-    };
-    return Foreground.run("sensor", s::awaitTermination, close,
+    return Foreground.run("sensor", s::awaitTermination, s::close, metrics,
         "sensor listening on port " + s.getPort() + ", probes on port "
-        + s.probePort() + ", spool in " + p.dataDir
-        + metrics.banner());
+        + s.probePort() + ", spool in " + p.dataDir);
   }
 }

@@ -72,11 +72,7 @@ final class MemoryMetrics {
 
   /** Reports {@code store}'s series and watch streams under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, MeasurementStore store) {
-    AutoCloseable series = SERIES.add(daemon, store::seriesCount);
-    AutoCloseable watches = WATCH_STREAMS.add(daemon, store::watchStreams);
-    return () -> {
-      watches.close();
-      series.close();
-    };
+    return LiveGauge.all(SERIES.add(daemon, store::seriesCount),
+        WATCH_STREAMS.add(daemon, store::watchStreams));
   }
 }

@@ -25,11 +25,7 @@ final class NameserverMetrics {
 
   /** Reports {@code ns}'s registrations and directory under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, Nameserver ns) {
-    AutoCloseable live = LIVE_REGISTRATIONS.add(daemon, ns::liveRegistrations);
-    AutoCloseable series = DIRECTORY_SERIES.add(daemon, ns::directorySize);
-    return () -> {
-      series.close();
-      live.close();
-    };
+    return LiveGauge.all(LIVE_REGISTRATIONS.add(daemon, ns::liveRegistrations),
+        DIRECTORY_SERIES.add(daemon, ns::directorySize));
   }
 }

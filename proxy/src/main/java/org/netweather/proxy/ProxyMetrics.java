@@ -24,11 +24,7 @@ final class ProxyMetrics {
 
   /** Reports {@code cache}'s hosts and forecasts under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, ClusterCache cache) {
-    AutoCloseable hosts = CLUSTER_HOSTS.add(daemon, () -> cache.hosts().size());
-    AutoCloseable forecasts = CACHED_FORECASTS.add(daemon, cache::cachedForecasts);
-    return () -> {
-      forecasts.close();
-      hosts.close();
-    };
+    return LiveGauge.all(CLUSTER_HOSTS.add(daemon, () -> cache.hosts().size()),
+        CACHED_FORECASTS.add(daemon, cache::cachedForecasts));
   }
 }

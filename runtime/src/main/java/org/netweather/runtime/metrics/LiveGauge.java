@@ -43,6 +43,16 @@ public final class LiveGauge {
     return new LiveGauge(PrometheusRegistry.defaultRegistry, name, help);
   }
 
+  /** One handle for several sources, e.g. a daemon's gauges, closing all of them. */
+  public static AutoCloseable all(AutoCloseable... sources) {
+    AutoCloseable[] handles = sources.clone();
+    return () -> {
+      for (AutoCloseable h : handles) {
+        h.close();
+      }
+    };
+  }
+
   /** Reports {@code value} under {@code daemon} until the returned handle is closed. */
   public AutoCloseable add(String daemon, DoubleSupplier value) {
     Object key = new Object();

@@ -92,11 +92,7 @@ final class SensorMetrics {
 
   /** Reports {@code spool}'s backlog and size under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, Spool spool) {
-    AutoCloseable pending = SPOOL_PENDING.add(daemon, spool::pending);
-    AutoCloseable bytes = SPOOL_BYTES.add(daemon, spool::sizeBytes);
-    return () -> {
-      bytes.close();
-      pending.close();
-    };
+    return LiveGauge.all(SPOOL_PENDING.add(daemon, spool::pending),
+        SPOOL_BYTES.add(daemon, spool::sizeBytes));
   }
 }
