@@ -1,174 +1,189 @@
 package org.netweather.memoryhost;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.netweather.api.v1.ConsolidatedPoint;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.Resolution;
 import org.netweather.api.v1.SeriesPoints;
+import org.netweather.memoryhost.store.DataDirLock;
+import org.netweather.memoryhost.store.Points;
+import org.netweather.memoryhost.store.SeriesDb;
+import org.netweather.memoryhost.store.SeriesState;
 import org.netweather.model.SeriesPattern;
+import org.netweather.runtime.NamedThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The memory-host's storage: per series, the recent raw points ({@link RawSeries}) and a
- * consolidated {@link Archive}; one {@link WriteAheadLog} for durability.
+ * The memory-host's storage: every series' raw points in one {@link SeriesDb}, consolidated
+ * archives written behind them by an {@link ArchiveConsolidator}, and a {@link WatchHub}.
  *
  * <p>All writes go through one writer thread. It drains every append waiting in its queue,
- * drops points whose (series, timestamp) is already stored, writes the rest to the log and
- * forces it once for the whole group, then applies them to the series and archives, completes
- * the appends and hands the new points to the {@link WatchHub}. An append is therefore on disk
- * before it is acknowledged, and retrying one adds nothing.
+ * drops points whose (series, timestamp) is already stored, and makes the rest durable in one
+ * synced batch (group commit), together with the series they create; then it completes the
+ * appends and hands the new points to the hub. An append is therefore on disk before it is
+ * acknowledged, retrying one adds nothing, and an append that fails stores nothing. Limits on
+ * series creation are checked before an append is queued (per call and per caller) and again
+ * for the total inside the group, where a refusal fails only the append concerned. Sealing
+ * heads into chunks and retention run on the writer between groups, a slice at a time.
  *
  * <p>Reads run on the caller's thread against the series' own locks.
  */
 public final class MeasurementStore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MeasurementStore.class);
-  private static final long CHECKPOINT_BYTES = 32L << 20;
-  private static final long CHECKPOINT_MS = 30_000;
   private static final int QUEUE = 4096;
+  private static final int GROUP = 512;
+  private static final long MAX_HEAD_AGE_MS = 2 * 3600_000L;
+  private static final int BACKLOG_POINTS_PER_MESSAGE = 4096;
 
-  private final Path seriesDir;
-  private final int rawCapacity;
+  private final SeriesDb db;
+  private final DataDirLock lock;
+  private final StoreOptions options;
   private final Clock clock;
-  private final Archive.Factory archives;
-  private final Map<String, Entry> series = new ConcurrentHashMap<>();
   private final WatchHub hub;
-  private final WriteAheadLog wal;
   private final MemoryMetrics metrics;
-  private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(QUEUE);
+  private final CreationLimiter limiter;
+  private final ArchiveConsolidator archives;
+  private final ScheduledExecutorService background;
+  private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE);
   private final Thread writer;
   private volatile boolean closing;
-  private long lastCheckpointMs;
+  private volatile long maxPoints;
+  private volatile long maxAgeMs;
+  private Iterator<SeriesState> maintenance;
 
   /** How an append went. */
   public record Result(long stored, long duplicates) {}
 
-  private record Entry(RawSeries raw, Archive archive) {}
-
   private record Pending(List<SeriesPoints> batches, CompletableFuture<Result> done) {}
 
-  private MeasurementStore(Path dir, int rawCapacity, Clock clock, Archive.Factory archives,
+  private record Job<T>(Callable<T> body, CompletableFuture<T> done) {
+    void run() {
+      try {
+        done.complete(body.call());
+      } catch (Throwable t) {
+        done.completeExceptionally(t);
+      }
+    }
+  }
+
+  private MeasurementStore(DataDirLock lock, SeriesDb db, StoreOptions options, Clock clock,
       Executor watchExecutor, MemoryMetrics metrics) throws IOException {
-    this.seriesDir = dir.resolve("series");
-    this.metrics = metrics;
-    this.rawCapacity = rawCapacity;
+    this.lock = lock;
+    this.db = db;
+    this.options = options;
     this.clock = clock;
-    this.archives = archives;
+    this.metrics = metrics;
     this.hub = new WatchHub(watchExecutor);
-    Files.createDirectories(seriesDir);
-    loadSeries();
-    this.wal = WriteAheadLog.open(dir.resolve("wal.log"), this::replay);
-    catchUpArchives();
-    checkpoint();
+    this.limiter = new CreationLimiter(options.maxNewSeriesPerCallerPerMinute(), clock);
+    this.maxPoints = db.setting("retention.max-points", options.rawPoints());
+    this.maxAgeMs = db.setting("retention.max-age-ms", options.rawMaxAge().toMillis());
+    this.archives = new ArchiveConsolidator(db, clock, options.consolidationInterval());
+    this.background = Executors.newSingleThreadScheduledExecutor(
+        new NamedThreadFactory("memory-consolidator"));
+    archives.start(background);
     this.writer = new Thread(this::writeLoop, "memory-writer");
     this.writer.setDaemon(true);
     this.writer.start();
   }
 
   /**
-   * Opens the store in {@code dir}, recovering whatever an earlier run left.
+   * Opens the store in {@code dir}, recovering whatever an earlier run left, with default
+   * options but {@code rawPoints}.
    *
-   * @param rawCapacity raw points kept per series
    * @param watchExecutor delivers watch messages; not owned
    */
-  public static MeasurementStore open(Path dir, int rawCapacity, Clock clock,
+  public static MeasurementStore open(Path dir, int rawPoints, Clock clock,
       Executor watchExecutor) throws IOException {
-    return open(dir, rawCapacity, clock, watchExecutor, MemoryMetrics.NONE);
+    return open(StoreOptions.defaults(dir).withRawPoints(rawPoints), clock, watchExecutor,
+        MemoryMetrics.NONE);
   }
 
-  /** As above, recording appends and log commits in {@code metrics} (the daemon's). */
-  static MeasurementStore open(Path dir, int rawCapacity, Clock clock, Executor watchExecutor,
+  /** Opens the store as {@code options} say, recording what it does in {@code metrics}. */
+  static MeasurementStore open(StoreOptions options, Clock clock, Executor watchExecutor,
       MemoryMetrics metrics) throws IOException {
-    return new MeasurementStore(dir, rawCapacity, clock, RrdArchive.factory(), watchExecutor,
-        metrics);
-  }
-
-  private void loadSeries() throws IOException {
-    try (Stream<Path> dirs = Files.list(seriesDir)) {
-      for (Path d : (Iterable<Path>) dirs::iterator) {
-        Path raw = d.resolve("raw.dat");
-        if (!Files.exists(raw)) {
-          continue;
-        }
-        RawSeries rs = RawSeries.open(raw, rawCapacity);
-        series.put(rs.name(), new Entry(rs, archives.open(rs.name(), d)));
-      }
+    DataDirLock lock = DataDirLock.acquire(options.dataDir());
+    SeriesDb db;
+    try {
+      db = SeriesDb.open(options.dataDir().resolve("points"));
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
     }
-    log.info("loaded {} series from {}", series.size(), seriesDir);
-  }
-
-  private void replay(String name, long[] ts, double[] vs) throws IOException {
-    Entry e = entry(name);
-    long[] t = new long[ts.length];
-    double[] v = new double[ts.length];
-    int n = 0;
-    for (int i = 0; i < ts.length; i++) {
-      if (!e.raw().contains(ts[i])) {
-        t[n] = ts[i];
-        v[n] = vs[i];
-        n++;
-      }
-    }
-    e.raw().add(t, v, n);
-  }
-
-  private void catchUpArchives() throws IOException {
-    for (Entry e : series.values()) {
-      long last = e.archive().lastUpdateSeconds();
-      RawSeries.Points p = e.raw().after(last * 1000 + 999, Integer.MAX_VALUE);
-      for (int i = 0; i < p.size(); i++) {
-        e.archive().update(p.times()[i], p.values()[i]);
-      }
-    }
-  }
-
-  private Entry entry(String name) throws IOException {
-    Entry e = series.get(name);
-    if (e == null) {
-      Path d = seriesDir.resolve(fileName(name));
-      RawSeries rs = RawSeries.create(name, d.resolve("raw.dat"), rawCapacity);
-      e = new Entry(rs, archives.open(name, d));
-      series.put(name, e);
-    }
-    return e;
-  }
-
-  /** A file-system-safe directory name for a series; names use only [A-Za-z0-9._:>-]. */
-  static String fileName(String series) {
-    return series.replace(':', '@').replace('>', '+');
+    log.info("opened {} series in {}", db.seriesCount(), options.dataDir());
+    return new MeasurementStore(lock, db, options, clock, watchExecutor, metrics);
   }
 
   /**
-   * Queues a validated append. The future completes once the points are durable, or fails with
-   * {@link RejectedExecutionException} if the queue is full or the store is closing.
+   * Queues a validated append. The future completes once the points are durable; it fails with
+   * {@link RejectedExecutionException} if the queue is full or the store is closing, with
+   * {@link LimitExceededException} if a limit on series creation refuses it, and with
+   * {@link org.netweather.memoryhost.store.StoreFullException} if the disk is full.
+   *
+   * @param caller who asks (the peer's host), for the per-caller creation limit
    */
-  public CompletableFuture<Result> append(List<SeriesPoints> batches) {
+  public CompletableFuture<Result> append(List<SeriesPoints> batches, String caller) {
     CompletableFuture<Result> done = new CompletableFuture<>();
+    int created = 0;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (SeriesPoints sp : batches) {
+      if (db.get(sp.getSeries()) == null && seen.add(sp.getSeries())) {
+        created++;
+      }
+    }
+    try {
+      if (created > options.maxNewSeriesPerCall()) {
+        throw new LimitExceededException("this append would create " + created
+            + " new series; one append may create at most " + options.maxNewSeriesPerCall()
+            + " (limit maxNewSeriesPerCall)");
+      }
+      if (created > 0 && db.seriesCount() + created > options.maxSeries()) {
+        throw maxSeries(created);
+      }
+      if (created > 0 && !limiter.tryAcquire(caller, created)) {
+        throw new LimitExceededException(caller + " created more than "
+            + options.maxNewSeriesPerCallerPerMinute() + " new series in the last minute (limit"
+            + " maxNewSeriesPerCallerPerMinute); retry later");
+      }
+    } catch (LimitExceededException e) {
+      done.completeExceptionally(e);
+      return done;
+    }
     if (closing || !queue.offer(new Pending(batches, done))) {
       done.completeExceptionally(new RejectedExecutionException(
           closing ? "memory-host is shutting down" : "write queue is full"));
     }
     return done;
+  }
+
+  /** As {@link #append(List, String)} for a caller inside this process. */
+  public CompletableFuture<Result> append(List<SeriesPoints> batches) {
+    return append(batches, "local");
+  }
+
+  private LimitExceededException maxSeries(int created) {
+    return new LimitExceededException("this memory-host holds " + db.seriesCount()
+        + " series and may hold at most " + options.maxSeries() + " (limit maxSeries); "
+        + created + " more refused");
   }
 
   /** Checks an append as the service must before queuing it. */
@@ -179,124 +194,267 @@ public final class MeasurementStore implements AutoCloseable {
   private void writeLoop() {
     List<Pending> group = new ArrayList<>();
     while (true) {
+      Object first;
       try {
-        Pending first = queue.poll(1, TimeUnit.SECONDS);
-        if (first == null) {
-          if (closing) {
-            return;
-          }
-          maybeCheckpoint();
-          continue;
-        }
-        group.add(first);
-        queue.drainTo(group, 511);
-        writeGroup(group);
-        maybeCheckpoint();
+        first = queue.poll(200, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         return;
+      }
+      if (first == null) {
+        if (closing) {
+          return;
+        }
+        maintain();
+        continue;
+      }
+      if (first instanceof Job<?> job) {
+        job.run();
+        continue;
+      }
+      group.add((Pending) first);
+      while (group.size() < GROUP && queue.peek() instanceof Pending) {
+        group.add((Pending) queue.poll());
+      }
+      try {
+        writeGroup(group);
       } catch (Throwable t) {
-        log.error("write failed", t);
+        if (!(t instanceof IOException)) {
+          log.error("write failed", t);
+        }
         for (Pending p : group) {
           p.done().completeExceptionally(t);
         }
       } finally {
         group.clear();
       }
+      maintain();
     }
   }
 
+  /** The points of one series gathered within a write group. */
+  private static final class Gathered {
+    final org.netweather.memoryhost.store.PointBuffer points =
+        new org.netweather.memoryhost.store.PointBuffer(4);
+    long max = Long.MIN_VALUE;
+  }
+
   private void writeGroup(List<Pending> group) throws IOException {
-    // Fresh points per series, in arrival order, without duplicates.
-    Map<String, PointBuffer> fresh = new LinkedHashMap<>();
+    Map<String, SeriesState> drafts = new LinkedHashMap<>();
+    Map<SeriesState, Gathered> fresh = new LinkedHashMap<>();
     long[] stored = new long[group.size()];
     long[] dups = new long[group.size()];
+    boolean[] refused = new boolean[group.size()];
     long storedTotal = 0;
+    long now = clock.millis();
     for (int g = 0; g < group.size(); g++) {
-      for (SeriesPoints sp : group.get(g).batches()) {
-        Entry e = series.get(sp.getSeries());
-        PointBuffer buf = fresh.computeIfAbsent(sp.getSeries(), k -> new PointBuffer());
-        for (Measurement m : sp.getPointsList()) {
+      List<SeriesPoints> batches = group.get(g).batches();
+      int created = 0;
+      for (SeriesPoints sp : batches) {
+        if (db.get(sp.getSeries()) == null && !drafts.containsKey(sp.getSeries())) {
+          created++;
+        }
+      }
+      if (created > 0 && db.seriesCount() + drafts.size() + created > options.maxSeries()) {
+        refused[g] = true;
+        group.get(g).done().completeExceptionally(maxSeries(created));
+        continue;
+      }
+      for (SeriesPoints sp : batches) {
+        SeriesState s = db.get(sp.getSeries());
+        if (s == null) {
+          s = drafts.computeIfAbsent(sp.getSeries(), n -> db.draft(n, now));
+        }
+        Gathered buf = fresh.computeIfAbsent(s, k -> new Gathered());
+        for (int i = 0; i < sp.getPointsCount(); i++) {
+          Measurement m = sp.getPoints(i);
           long t = m.getTimestampMs();
-          if ((e != null && e.raw().contains(t)) || !buf.seen.add(t)) {
-            dups[g]++;
-          } else {
-            buf.add(t, m.getValue());
+          if (isNew(s, buf, t)) {
+            buf.points.add(t, m.getValue());
+            buf.max = Math.max(buf.max, t);
             stored[g]++;
             storedTotal++;
+          } else {
+            dups[g]++;
           }
         }
       }
     }
-    fresh.values().removeIf(b -> b.n == 0);
-    for (Map.Entry<String, PointBuffer> f : fresh.entrySet()) {
-      entry(f.getKey());
-      wal.add(f.getKey(), f.getValue().t, f.getValue().v, f.getValue().n);
-    }
-    if (!fresh.isEmpty()) {
-      long start = System.nanoTime();
-      wal.commit();
-      metrics.walCommitted(System.nanoTime() - start);
-    }
-    Map<String, RawSeries.Points> published = new TreeMap<>();
-    for (Map.Entry<String, PointBuffer> f : fresh.entrySet()) {
-      PointBuffer b = f.getValue();
-      Entry e = series.get(f.getKey());
-      e.raw().add(b.t, b.v, b.n);
-      RawSeries.Points p = b.sorted();
-      for (int i = 0; i < p.size(); i++) {
-        e.archive().update(p.times()[i], p.values()[i]);
+    fresh.values().removeIf(b -> b.points.size() == 0);
+    List<SeriesState> created = new ArrayList<>();
+    for (SeriesState s : drafts.values()) {
+      if (fresh.containsKey(s)) {
+        created.add(s);
       }
-      published.put(f.getKey(), p);
     }
-    // Counted once durable, before anyone is told: a scrape after the reply sees it.
-    metrics.appended(storedTotal);
-    for (int g = 0; g < group.size(); g++) {
-      group.get(g).done().complete(new Result(stored[g], dups[g]));
+    Map<SeriesState, org.netweather.memoryhost.store.PointBuffer> points = new LinkedHashMap<>();
+    Map<String, Points> published = new TreeMap<>();
+    for (Map.Entry<SeriesState, Gathered> e : fresh.entrySet()) {
+      points.put(e.getKey(), e.getValue().points);
+      published.put(e.getKey().name(), e.getValue().points.sortedCopy());
     }
-    if (!published.isEmpty()) {
-      hub.publish(published);
+    if (!points.isEmpty()) {
+      long start = System.nanoTime();
+      // Under the hub's lock: a watcher subscribes wholly before or wholly after this group.
+      synchronized (hub) {
+        db.commit(created, points);
+        metrics.walCommitted(System.nanoTime() - start);
+        // Full heads are sealed (unsynced, cheap) before the reply, so a read after it sees
+        // retention applied.
+        for (SeriesState s : points.keySet()) {
+          sealAndTrim(s, false);
+        }
+        // Counted once durable, before anyone is told: a scrape after the reply sees it.
+        metrics.appended(storedTotal);
+        for (int g = 0; g < group.size(); g++) {
+          if (!refused[g]) {
+            group.get(g).done().complete(new Result(stored[g], dups[g]));
+          }
+        }
+        hub.publish(published);
+      }
+    } else {
+      for (int g = 0; g < group.size(); g++) {
+        if (!refused[g]) {
+          group.get(g).done().complete(new Result(stored[g], dups[g]));
+        }
+      }
     }
   }
 
-  private void maybeCheckpoint() throws IOException {
-    if (wal.size() > CHECKPOINT_BYTES
-        || (wal.size() > 0 && clock.millis() - lastCheckpointMs > CHECKPOINT_MS)) {
-      checkpoint();
+  /** Whether a point is new; cheap for the usual point newer than everything stored. */
+  private boolean isNew(SeriesState s, Gathered buf, long t) throws IOException {
+    if (t > s.lastTime() && t > buf.max) {
+      return true;
+    }
+    return !buf.points.contains(t) && !db.contains(s, t);
+  }
+
+  private void sealAndTrim(SeriesState s, boolean force) {
+    try {
+      if (db.seal(s, force) || force) {
+        long minTime = maxAgeMs > 0 ? clock.millis() - maxAgeMs : Long.MIN_VALUE;
+        db.trim(s, maxPoints, minTime);
+      }
+    } catch (IOException e) {
+      // Retried at the next append or maintenance visit; the head still holds the points.
+      log.debug("sealing {} deferred: {}", s.name(), e.getMessage());
     }
   }
 
-  /** Forces every series file, compacts large ones, then empties the log. */
-  private void checkpoint() throws IOException {
-    for (Entry e : series.values()) {
-      e.raw().sync();
-      e.raw().compactIfLarge();
+  /** Seals old heads and applies age retention to a slice of the series (a pass a minute). */
+  private void maintain() {
+    int slice = Math.max(64, db.seriesCount() / 300);
+    long now = clock.millis();
+    for (int i = 0; i < slice; i++) {
+      if (maintenance == null || !maintenance.hasNext()) {
+        maintenance = db.series().iterator();
+        if (!maintenance.hasNext()) {
+          return;
+        }
+      }
+      SeriesState s = maintenance.next();
+      boolean oldHead = s.count() > 0 && db.headAgeMs(s, now) > MAX_HEAD_AGE_MS;
+      boolean expired = maxAgeMs > 0 && s.count() > 0 && s.firstTime() < now - maxAgeMs;
+      if (oldHead || expired) {
+        sealAndTrim(s, true);
+      }
     }
-    wal.reset();
-    lastCheckpointMs = clock.millis();
   }
 
-  Optional<RawSeries.Points> range(String name, long fromMs, long toMs, int limit) {
-    Entry e = series.get(name);
-    return e == null ? Optional.empty() : Optional.of(e.raw().range(fromMs, toMs, limit));
+  /** Runs {@code body} on the writer thread, between groups. */
+  private <T> T onWriter(Callable<T> body) throws IOException {
+    CompletableFuture<T> done = new CompletableFuture<>();
+    if (closing || !queue.offer(new Job<>(body, done))) {
+      throw new RejectedExecutionException(closing ? "memory-host is shutting down"
+          : "write queue is full");
+    }
+    try {
+      return done.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException io) {
+        throw io;
+      }
+      if (c instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException(c);
+    }
   }
 
-  Optional<RawSeries.Points> last(String name, int n) {
-    Entry e = series.get(name);
-    return e == null ? Optional.empty() : Optional.of(e.raw().last(n));
+  /**
+   * Deletes every series matching {@code pattern} (or only lists them, if {@code dryRun}), and
+   * tells watchers. Returns the names, sorted.
+   */
+  public List<String> delete(SeriesPattern pattern, boolean dryRun) throws IOException {
+    return onWriter(() -> {
+      List<SeriesState> victims = new ArrayList<>();
+      for (SeriesState s : db.series()) {
+        if (pattern.matches(s.name())) {
+          victims.add(s);
+        }
+      }
+      victims.sort((a, b) -> a.name().compareTo(b.name()));
+      List<String> names = new ArrayList<>();
+      for (SeriesState s : victims) {
+        names.add(s.name());
+      }
+      if (!dryRun && !victims.isEmpty()) {
+        synchronized (hub) {
+          db.delete(victims);
+          hub.publishDeleted(names);
+        }
+      }
+      return names;
+    });
+  }
+
+  /** Retention of raw points: the bound on their number and age (0: none), stored. */
+  public record Retention(long maxPoints, long maxAgeMs) {}
+
+  /** Changes retention where the arguments are not null; returns the setting in force. */
+  public Retention retention(Long newMaxPoints, Long newMaxAgeMs) throws IOException {
+    if (newMaxPoints == null && newMaxAgeMs == null) {
+      return new Retention(maxPoints, maxAgeMs);
+    }
+    return onWriter(() -> {
+      if (newMaxPoints != null) {
+        db.putSetting("retention.max-points", newMaxPoints);
+        maxPoints = newMaxPoints;
+      }
+      if (newMaxAgeMs != null) {
+        db.putSetting("retention.max-age-ms", newMaxAgeMs);
+        maxAgeMs = newMaxAgeMs;
+      }
+      return new Retention(maxPoints, maxAgeMs);
+    });
+  }
+
+  Optional<Points> range(String name, long fromMs, long toMs, int limit) throws IOException {
+    SeriesState s = db.get(name);
+    return s == null ? Optional.empty() : Optional.of(db.range(s, fromMs, toMs, limit));
+  }
+
+  Optional<Points> last(String name, int n) throws IOException {
+    SeriesState s = db.get(name);
+    return s == null ? Optional.empty() : Optional.of(db.last(s, n));
   }
 
   Optional<List<ConsolidatedPoint>> consolidated(String name, Resolution r, long fromMs,
       long toMs) throws IOException {
-    Entry e = series.get(name);
-    return e == null ? Optional.empty() : Optional.of(e.archive().fetch(r, fromMs, toMs));
+    SeriesState s = db.get(name);
+    return s == null ? Optional.empty() : Optional.of(archives.fetch(s, r, fromMs, toMs));
   }
 
   /** Names of stored series matching {@code pattern} (null for all), sorted. */
   public List<String> names(SeriesPattern pattern) {
     List<String> out = new ArrayList<>();
-    for (String s : series.keySet()) {
-      if (pattern == null || pattern.matches(s)) {
-        out.add(s);
+    for (SeriesState s : db.series()) {
+      if (pattern == null || pattern.matches(s.name())) {
+        out.add(s.name());
       }
     }
     out.sort(null);
@@ -305,7 +463,7 @@ public final class MeasurementStore implements AutoCloseable {
 
   /** Series stored. */
   public int seriesCount() {
-    return series.size();
+    return db.seriesCount();
   }
 
   /** Watch streams being served. */
@@ -314,38 +472,81 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /** Raw points held for a series, or 0 if it is unknown. */
-  public int count(String name) {
-    Entry e = series.get(name);
-    return e == null ? 0 : e.raw().size();
+  public long count(String name) {
+    SeriesState s = db.get(name);
+    return s == null ? 0 : s.count();
   }
 
-  /** Count, first and last time, last value of a series. */
-  Optional<RawSeries> raw(String name) {
-    Entry e = series.get(name);
-    return e == null ? Optional.empty() : Optional.of(e.raw());
+  /** A series' summary: count, first and last time, last value. */
+  Optional<SeriesState> summary(String name) {
+    return Optional.ofNullable(db.get(name));
   }
 
-  /** Subscribes a watcher; see {@link WatchHub}. */
+  /** Bytes of the store's table files on disk. */
+  public long diskBytes() {
+    return db.diskBytes();
+  }
+
+  /**
+   * Subscribes a watcher; see {@link WatchHub}. Its backlog holds, per matching series, the
+   * points after {@code sinceMs} (at most {@code perSeries} newest of them if positive).
+   */
   WatchHub.Watcher watch(List<SeriesPattern> patterns, long sinceMs, boolean liveOnly,
-      WatchHub.Sink sink) {
-    return hub.subscribe(patterns, sinceMs, liveOnly, (ps, since) -> {
-      Map<String, RawSeries.Points> out = new TreeMap<>();
-      for (String name : names(null)) {
-        for (SeriesPattern p : ps) {
-          if (p.matches(name)) {
-            RawSeries.Points pts = series.get(name).raw().after(since, Integer.MAX_VALUE);
-            if (pts.size() > 0) {
-              out.put(name, pts);
-            }
-            break;
-          }
+      int perSeries, WatchHub.Sink sink) {
+    return hub.subscribe(patterns, liveOnly ? null : () -> backlog(patterns, sinceMs, perSeries),
+        sink);
+  }
+
+  private WatchHub.Backlog backlog(List<SeriesPattern> patterns, long sinceMs, int perSeries) {
+    List<SeriesState> matching = new ArrayList<>();
+    for (SeriesState s : db.series()) {
+      for (SeriesPattern p : patterns) {
+        if (p.matches(s.name())) {
+          matching.add(s);
+          break;
         }
       }
-      return out;
-    }, sink);
+    }
+    matching.sort((a, b) -> a.name().compareTo(b.name()));
+    SeriesDb.View view = db.view();
+    int limit = perSeries > 0 ? perSeries : Integer.MAX_VALUE;
+    return new WatchHub.Backlog() {
+      private int next;
+      private Points current;
+      private int offset;
+
+      @Override
+      public org.netweather.api.v1.WatchResponse next() {
+        org.netweather.api.v1.WatchResponse.Builder msg =
+            org.netweather.api.v1.WatchResponse.newBuilder();
+        int room = BACKLOG_POINTS_PER_MESSAGE;
+        while (room > 0) {
+          if (current == null || offset == current.size()) {
+            if (next == matching.size()) {
+              break;
+            }
+            current = view.after(matching.get(next++), sinceMs, limit);
+            offset = 0;
+            if (current.size() == 0) {
+              continue;
+            }
+          }
+          int to = Math.min(current.size(), offset + room);
+          msg.addBatches(WatchHub.batch(matching.get(next - 1).name(), current, offset, to));
+          room -= to - offset;
+          offset = to;
+        }
+        return msg.getBatchesCount() == 0 ? null : msg.build();
+      }
+
+      @Override
+      public void close() {
+        view.close();
+      }
+    };
   }
 
-  /** Finishes queued appends, then checkpoints and closes every file. */
+  /** Finishes queued appends, then closes the database and releases the directory. */
   @Override
   public void close() throws IOException {
     closing = true;
@@ -354,48 +555,31 @@ public final class MeasurementStore implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    for (Pending p : queue) {
-      p.done().completeExceptionally(new RejectedExecutionException("memory-host closed"));
-    }
-    checkpoint();
-    wal.close();
-    for (Entry e : series.values()) {
-      e.raw().close();
-      e.archive().close();
+    for (Object o : queue) {
+      RejectedExecutionException closed = new RejectedExecutionException("memory-host closed");
+      if (o instanceof Pending p) {
+        p.done().completeExceptionally(closed);
+      } else if (o instanceof Job<?> j) {
+        j.done().completeExceptionally(closed);
+      }
     }
     archives.close();
+    background.shutdownNow();
+    try {
+      background.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    db.close();
+    lock.close();
   }
 
-  /** Points gathered for one series within a write group. */
-  private static final class PointBuffer {
-    final Set<Long> seen = new HashSet<>();
-    long[] t = new long[8];
-    double[] v = new double[8];
-    int n;
-
-    void add(long time, double value) {
-      if (n == t.length) {
-        t = Arrays.copyOf(t, n * 2);
-        v = Arrays.copyOf(v, n * 2);
-      }
-      t[n] = time;
-      v[n] = value;
-      n++;
+  /** Used by tests: the writer's per-series state. */
+  Map<String, Long> counts() {
+    Map<String, Long> out = new HashMap<>();
+    for (SeriesState s : db.series()) {
+      out.put(s.name(), s.count());
     }
-
-    RawSeries.Points sorted() {
-      Integer[] order = new Integer[n];
-      for (int i = 0; i < n; i++) {
-        order[i] = i;
-      }
-      Arrays.sort(order, (a, b) -> Long.compare(t[a], t[b]));
-      long[] st = new long[n];
-      double[] sv = new double[n];
-      for (int i = 0; i < n; i++) {
-        st[i] = t[order[i]];
-        sv[i] = v[order[i]];
-      }
-      return new RawSeries.Points(st, sv);
-    }
+    return out;
   }
 }

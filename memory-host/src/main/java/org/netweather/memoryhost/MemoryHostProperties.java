@@ -10,6 +10,16 @@ public final class MemoryHostProperties {
   public String dataDir = "nws-data/memory";
   /** Raw points kept per series (older ones remain in the consolidated archive). */
   public int rawPoints = 10_000;
+  /** Raw points older than this many seconds are dropped; 0 keeps them whatever their age. */
+  public long rawMaxAgeSeconds = 0;
+  /** Series this memory-host may hold in all; appends that would create more are refused. */
+  public int maxSeries = 2_000_000;
+  /** Series one append may create. */
+  public int maxNewSeriesPerCall = 1_000;
+  /** Series one caller (by host address) may create per minute. */
+  public int maxNewSeriesPerCallerPerMinute = 20_000;
+  /** Seconds between bringing each series' consolidated archive up to date. */
+  public long consolidationIntervalSeconds = 1800;
   /** Nameserver address, host:port. */
   public String nameserver = "localhost:8090";
   /** Registration name; empty means memory@HOST. */
@@ -20,4 +30,12 @@ public final class MemoryHostProperties {
   public int ttlSeconds = 10;
   /** Cluster attribute, if any. */
   public String cluster = "";
+
+  /** The store's options, checked. */
+  public StoreOptions storeOptions() {
+    return new StoreOptions(java.nio.file.Path.of(dataDir), rawPoints,
+        java.time.Duration.ofSeconds(rawMaxAgeSeconds), maxSeries, maxNewSeriesPerCall,
+        maxNewSeriesPerCallerPerMinute, java.time.Duration.ofSeconds(
+            consolidationIntervalSeconds));
+  }
 }

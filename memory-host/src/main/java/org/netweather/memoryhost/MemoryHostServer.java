@@ -1,10 +1,11 @@
 package org.netweather.memoryhost;
 
+import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -45,10 +46,18 @@ public final class MemoryHostServer implements AutoCloseable {
     ExecutorService watchPool = Executors.newFixedThreadPool(2,
         new NamedThreadFactory("memory-watch"));
     String daemon = "memory";
-    MeasurementStore store = MeasurementStore.open(Path.of(props.dataDir), props.rawPoints,
-        clock, watchPool, MemoryMetrics.forDaemon(daemon));
-    DaemonServer server = new DaemonServer(daemon, builder,
-        List.of(new MemoryHostService(store, clock)));
+    MeasurementStore store;
+    try {
+      store = MeasurementStore.open(props.storeOptions(), clock, watchPool,
+          MemoryMetrics.forDaemon(daemon));
+    } catch (IOException | RuntimeException e) {
+      watchPool.shutdown();
+      throw e;
+    }
+    MemoryHostService service = new MemoryHostService(store, clock);
+    BindableService withCaller = () -> ServerInterceptors.intercept(service,
+        MemoryHostService.callerInterceptor());
+    DaemonServer server = new DaemonServer(daemon, builder, List.of(withCaller));
     server.closeAfter(() -> {
       watchPool.shutdown();
       watchPool.awaitTermination(5, TimeUnit.SECONDS);

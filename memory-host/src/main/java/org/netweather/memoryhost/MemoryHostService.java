@@ -9,6 +9,13 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
+import org.netweather.api.v1.DeleteSeriesRequest;
+import org.netweather.api.v1.DeleteSeriesResponse;
+import org.netweather.api.v1.RetentionRequest;
+import org.netweather.api.v1.RetentionResponse;
+import org.netweather.memoryhost.store.Points;
+import org.netweather.memoryhost.store.SeriesState;
+import org.netweather.memoryhost.store.StoreFullException;
 import org.netweather.api.v1.FetchConsolidatedRequest;
 import org.netweather.api.v1.FetchConsolidatedResponse;
 import org.netweather.api.v1.FetchRequest;
@@ -29,6 +36,11 @@ import org.netweather.runtime.Statuses;
 /** The {@code netweather.v1.MemoryHost} gRPC service over a {@link MeasurementStore}. */
 public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   static final int MAX_FETCH = 100_000;
+  static final int MAX_LISTED = 10_000;
+  static final long MIN_RETAINED_POINTS = 1_000;
+  /** The remote address of the call being served, set by {@link #callerInterceptor()}. */
+  private static final io.grpc.Context.Key<java.net.SocketAddress> CALLER =
+      io.grpc.Context.key("netweather-caller");
 
   private final MeasurementStore store;
   private final Clock clock;
@@ -46,12 +58,13 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
       out.onError(Statuses.toStatus(e));
       return;
     }
-    store.append(req.getBatchesList()).whenComplete((r, err) -> {
+    store.append(req.getBatchesList(), caller()).whenComplete((r, err) -> {
       if (err == null) {
         out.onNext(AppendResponse.newBuilder().setStored(r.stored())
             .setDuplicates(r.duplicates()).build());
         out.onCompleted();
-      } else if (err instanceof RejectedExecutionException) {
+      } else if (err instanceof RejectedExecutionException
+          || err instanceof LimitExceededException || err instanceof StoreFullException) {
         out.onError(Status.RESOURCE_EXHAUSTED.withDescription(err.getMessage())
             .asRuntimeException());
       } else {
@@ -64,7 +77,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   public void fetch(FetchRequest req, StreamObserver<FetchResponse> out) {
     Statuses.respond(out, () -> {
       checkSeries(req.getSeries());
-      RawSeries.Points p;
+      Points p;
       switch (req.getSelectionCase()) {
         case LAST:
           if (req.getLast() < 1 || req.getLast() > MAX_FETCH) {
@@ -114,7 +127,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
       return FetchConsolidatedResponse.newBuilder()
           .setSeries(req.getSeries())
           .setResolution(req.getResolution())
-          .setStepSeconds(Archive.stepSeconds(req.getResolution()))
+          .setStepSeconds(ArchiveConsolidator.stepSeconds(req.getResolution()))
           .addAllPoints(store.consolidated(req.getSeries(), req.getResolution(), from, to)
               .orElseThrow(() -> unknown(req.getSeries())))
           .build();
@@ -127,16 +140,19 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
       SeriesPattern p = req.getPattern().isEmpty() ? null : SeriesPattern.parse(req.getPattern());
       ListSeriesResponse.Builder b = ListSeriesResponse.newBuilder();
       for (String name : store.names(p)) {
-        RawSeries rs = store.raw(name).orElseThrow();
+        SeriesState rs = store.summary(name).orElse(null);
+        if (rs == null) {
+          continue; // deleted meanwhile
+        }
         int colon = name.indexOf(':');
         SeriesSummary.Builder s = SeriesSummary.newBuilder()
             .setSeries(name)
             .setResource(name.substring(0, colon))
             .setUnit(Resource.unitOf(name.substring(0, colon)))
-            .setCount(rs.size())
+            .setCount(rs.count())
             .setFirstTimestampMs(rs.firstTime())
             .setLastTimestampMs(rs.lastTime());
-        if (rs.size() > 0) {
+        if (rs.count() > 0) {
           s.setLastValue(rs.lastValue());
         }
         b.addSeries(s);
@@ -191,7 +207,72 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
         self[0].drainLater();
       }
     });
-    self[0] = store.watch(patterns, req.getSinceMs(), req.getLiveOnly(), sink);
+    self[0] = store.watch(patterns, req.getSinceMs(), req.getLiveOnly(),
+        Math.max(0, req.getBacklogPerSeries()), sink);
+  }
+
+  @Override
+  public void deleteSeries(DeleteSeriesRequest req, StreamObserver<DeleteSeriesResponse> out) {
+    Statuses.respond(out, () -> {
+      if (req.getPattern().isEmpty()) {
+        throw new IllegalArgumentException("pattern is empty (\"*\" deletes every series)");
+      }
+      List<String> names = store.delete(SeriesPattern.parse(req.getPattern()),
+          req.getDryRun());
+      DeleteSeriesResponse.Builder b = DeleteSeriesResponse.newBuilder()
+          .setDryRun(req.getDryRun()).setCount(names.size());
+      b.addAllSeries(names.subList(0, Math.min(names.size(), MAX_LISTED)));
+      return b.build();
+    });
+  }
+
+  @Override
+  public void retention(RetentionRequest req, StreamObserver<RetentionResponse> out) {
+    Statuses.respond(out, () -> {
+      Long points = null;
+      Long ageMs = null;
+      if (req.hasMaxPoints()) {
+        if (req.getMaxPoints() < MIN_RETAINED_POINTS) {
+          throw new IllegalArgumentException("max_points " + req.getMaxPoints()
+              + " is below " + MIN_RETAINED_POINTS);
+        }
+        points = req.getMaxPoints();
+      }
+      if (req.hasMaxAgeSeconds()) {
+        long s = req.getMaxAgeSeconds();
+        if (s != 0 && (s < 3600 || s > 100L * 365 * 86_400)) {
+          throw new IllegalArgumentException("max_age_seconds " + s
+              + " is outside [3600, 100 years] (0 keeps points whatever their age)");
+        }
+        ageMs = s * 1000;
+      }
+      MeasurementStore.Retention r = store.retention(points, ageMs);
+      return RetentionResponse.newBuilder().setMaxPoints(r.maxPoints())
+          .setMaxAgeSeconds(r.maxAgeMs() / 1000).build();
+    });
+  }
+
+  /** The calling peer's host, for per-caller limits; "local" in process. */
+  private static String caller() {
+    java.net.SocketAddress a = CALLER.get();
+    if (a instanceof java.net.InetSocketAddress inet) {
+      return inet.getAddress() == null ? inet.getHostString() : inet.getAddress()
+          .getHostAddress();
+    }
+    return "local";
+  }
+
+  /** Records each call's remote address for {@link #caller()}. */
+  public static io.grpc.ServerInterceptor callerInterceptor() {
+    return new io.grpc.ServerInterceptor() {
+      @Override
+      public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, R> call,
+          io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
+        io.grpc.Context ctx = io.grpc.Context.current().withValue(CALLER,
+            call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+        return io.grpc.Contexts.interceptCall(ctx, call, headers, next);
+      }
+    };
   }
 
   private static void checkSeries(String series) {

@@ -10,18 +10,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.SeriesPoints;
 import org.netweather.api.v1.WatchResponse;
+import org.netweather.memoryhost.store.Points;
 import org.netweather.model.SeriesPattern;
 
 /**
  * Fans acknowledged appends out to watchers. A new watcher gets the stored points after its
- * starting point and then every later append, with nothing missed or repeated in between,
- * because subscribing and publishing take the same lock. Each watcher has a bounded queue; one
- * that falls behind by more than {@link #MAX_QUEUED} messages is ended, so a slow reader never
- * holds up the writer or other watchers.
+ * starting point and then every later append, with nothing missed or repeated in between:
+ * its backlog is read from a view of the store taken under the same lock that publishing
+ * holds, and the store commits and publishes a group under that lock too. The backlog is read
+ * lazily, a message at a time as the stream takes it, so a watcher of every series holds one
+ * message of it in memory, not the whole history. Each watcher has a bounded queue of live
+ * messages; one that falls behind by more than {@link #MAX_QUEUED} of them is ended, so a slow
+ * reader never holds up the writer or other watchers.
  */
 final class WatchHub {
   static final int MAX_QUEUED = 10_000;
-  private static final int POINTS_PER_MESSAGE = 1000;
 
   private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
   private final Executor executor;
@@ -39,44 +42,43 @@ final class WatchHub {
     this.executor = executor;
   }
 
-  /** Backlog source: the stored points of a series after a time. */
-  interface Backlog {
-    Map<String, RawSeries.Points> after(List<SeriesPattern> patterns, long sinceMs);
+  /** Stored points a watcher gets first, a message at a time; null when done. */
+  interface Backlog extends AutoCloseable {
+    WatchResponse next();
+
+    @Override
+    void close();
   }
 
-  synchronized Watcher subscribe(List<SeriesPattern> patterns, long sinceMs, boolean liveOnly,
-      Backlog backlog, Sink sink) {
+  /**
+   * Subscribes a watcher; {@code backlog} is called under the hub's lock, so the view it takes
+   * sees exactly the appends published before this watcher and none after.
+   */
+  synchronized Watcher subscribe(List<SeriesPattern> patterns,
+      java.util.function.Supplier<Backlog> backlog, Sink sink) {
     Watcher w = new Watcher(patterns, sink);
-    if (!liveOnly) {
-      for (Map.Entry<String, RawSeries.Points> e : backlog.after(patterns, sinceMs).entrySet()) {
-        RawSeries.Points p = e.getValue();
-        for (int from = 0; from < p.size(); from += POINTS_PER_MESSAGE) {
-          w.queue.add(message(e.getKey(), p, from, Math.min(p.size(), from + POINTS_PER_MESSAGE)));
-        }
-      }
-    }
-    w.limit = w.queue.size() + MAX_QUEUED;
+    w.backlog = backlog == null ? null : backlog.get();
+    w.limit = MAX_QUEUED;
     watchers.add(w);
     w.drainLater();
     return w;
   }
 
-  /** Watchers subscribed and not yet cancelled or failed. */
-  int watcherCount() {
-    return watchers.size();
+  /** Runs {@code commitAndPublish} so that no watcher subscribes in the middle of it. */
+  synchronized void exclusive(Runnable commitAndPublish) {
+    commitAndPublish.run();
   }
 
-  /** Called by the writer after points are durable. */
-  synchronized void publish(Map<String, RawSeries.Points> appended) {
+  /** Tells watchers of these series that they were deleted. */
+  synchronized void publishDeleted(List<String> deleted) {
     for (Watcher w : watchers) {
       WatchResponse.Builder msg = null;
-      for (Map.Entry<String, RawSeries.Points> e : appended.entrySet()) {
-        if (w.wants(e.getKey())) {
+      for (String name : deleted) {
+        if (w.wants(name)) {
           if (msg == null) {
             msg = WatchResponse.newBuilder();
           }
-          RawSeries.Points p = e.getValue();
-          msg.addBatches(message(e.getKey(), p, 0, p.size()).getBatches(0));
+          msg.addDeletedSeries(name);
         }
       }
       if (msg != null) {
@@ -85,13 +87,36 @@ final class WatchHub {
     }
   }
 
-  private static WatchResponse message(String series, RawSeries.Points p, int from, int to) {
+  /** Watchers subscribed and not yet cancelled or failed. */
+  int watcherCount() {
+    return watchers.size();
+  }
+
+  /** Called by the writer after points are durable. */
+  synchronized void publish(Map<String, Points> appended) {
+    for (Watcher w : watchers) {
+      WatchResponse.Builder msg = null;
+      for (Map.Entry<String, Points> e : appended.entrySet()) {
+        if (w.wants(e.getKey())) {
+          if (msg == null) {
+            msg = WatchResponse.newBuilder();
+          }
+          msg.addBatches(batch(e.getKey(), e.getValue(), 0, e.getValue().size()));
+        }
+      }
+      if (msg != null) {
+        w.offer(msg.build());
+      }
+    }
+  }
+
+  static SeriesPoints.Builder batch(String series, Points p, int from, int to) {
     SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(series);
     for (int i = from; i < to; i++) {
       sp.addPoints(Measurement.newBuilder().setTimestampMs(p.times()[i])
           .setValue(p.values()[i]));
     }
-    return WatchResponse.newBuilder().addBatches(sp).build();
+    return sp;
   }
 
   /** One subscriber. */
@@ -100,6 +125,7 @@ final class WatchHub {
     private final Sink sink;
     private final ArrayDeque<WatchResponse> queue = new ArrayDeque<>();
     private final AtomicBoolean draining = new AtomicBoolean();
+    private Backlog backlog;
     private int limit;
     private volatile boolean closed;
 
@@ -145,11 +171,17 @@ final class WatchHub {
       while (!closed && draining.compareAndSet(false, true)) {
         try {
           while (!closed && sink.isReady()) {
-            WatchResponse next;
-            synchronized (queue) {
-              next = queue.poll();
-              if (limit > MAX_QUEUED) {
-                limit = Math.max(MAX_QUEUED, limit - 1);
+            WatchResponse next = null;
+            if (backlog != null) {
+              next = backlog.next();
+              if (next == null) {
+                backlog.close();
+                backlog = null;
+              }
+            }
+            if (next == null) {
+              synchronized (queue) {
+                next = queue.poll();
               }
             }
             if (next == null) {
@@ -158,10 +190,14 @@ final class WatchHub {
             sink.send(next);
           }
         } finally {
+          if (closed && backlog != null) {
+            backlog.close();
+            backlog = null;
+          }
           draining.set(false);
         }
         synchronized (queue) {
-          if (queue.isEmpty() || !sink.isReady()) {
+          if ((queue.isEmpty() && backlog == null) || !sink.isReady()) {
             return;
           }
         }
@@ -172,6 +208,14 @@ final class WatchHub {
     void cancel() {
       closed = true;
       watchers.remove(this);
+      // The backlog (a store view) is closed by the drain that owns it, or here if none runs.
+      if (draining.compareAndSet(false, true)) {
+        if (backlog != null) {
+          backlog.close();
+          backlog = null;
+        }
+        draining.set(false);
+      }
     }
   }
 }

@@ -1,0 +1,142 @@
+package org.netweather.memoryhost.store;
+
+/**
+ * Compresses a run of (timestamp, value) points the way Gorilla does: timestamps as a
+ * delta of deltas in variable-width buckets, values as the XOR with the previous value keeping
+ * only its meaningful bits.
+ *
+ * <p>Pelkonen, Franklin, Teller, Cavallaro, Huang, Meza, Veeraraghavan: "Gorilla: A Fast,
+ * Scalable, In-Memory Time Series Database", PVLDB 8(12), 2015, section 4.1. Two changes for
+ * NetWeather: timestamps are milliseconds, so the buckets are wider than the paper's (which
+ * counts seconds), and points may arrive out of order (a back-dated measurement), so a delta
+ * may be negative and an escape bucket takes a full 64 bits.
+ *
+ * <pre>
+ *   first point   timestamp:64  value:64
+ *   timestamp     dod = (t - t1) - (t1 - t2)
+ *                 '0'                      dod == 0
+ *                 '10'    dod:7            dod in [-63, 64]
+ *                 '110'   dod:9            dod in [-255, 256]
+ *                 '1110'  dod:12           dod in [-2047, 2048]
+ *                 '11110' dod:32           dod fits an int
+ *                 '11111' dod:64
+ *   value         x = bits(v) ^ bits(v1)
+ *                 '0'                      x == 0
+ *                 '10'    meaningful bits  inside the previous window of leading/trailing zeros
+ *                 '11'    leading:5 length:6 meaningful bits   (length 64 written as 0)
+ * </pre>
+ *
+ * <p>Not thread-safe.
+ */
+public final class GorillaEncoder {
+  private final BitWriter out;
+  private int count;
+  private long prevTime;
+  private long prevDelta;
+  private long prevBits;
+  private int prevLeading = -1;
+  private int prevTrailing;
+  private long minTime = Long.MAX_VALUE;
+  private long maxTime = Long.MIN_VALUE;
+
+  public GorillaEncoder() {
+    this(32);
+  }
+
+  GorillaEncoder(int initialBytes) {
+    out = new BitWriter(initialBytes);
+  }
+
+  /** Appends one point. */
+  public void add(long time, double value) {
+    long bits = Double.doubleToRawLongBits(value);
+    if (count == 0) {
+      out.write(time, 64);
+      out.write(bits, 64);
+    } else {
+      long delta = time - prevTime;
+      writeTime(delta - prevDelta);
+      writeValue(bits ^ prevBits);
+      prevDelta = delta;
+    }
+    prevTime = time;
+    prevBits = bits;
+    count++;
+    minTime = Math.min(minTime, time);
+    maxTime = Math.max(maxTime, time);
+  }
+
+  private void writeTime(long dod) {
+    if (dod == 0) {
+      out.writeBit(false);
+    } else if (dod >= -63 && dod <= 64) {
+      out.write(0b10, 2);
+      out.write(dod, 7);
+    } else if (dod >= -255 && dod <= 256) {
+      out.write(0b110, 3);
+      out.write(dod, 9);
+    } else if (dod >= -2047 && dod <= 2048) {
+      out.write(0b1110, 4);
+      out.write(dod, 12);
+    } else if (dod >= Integer.MIN_VALUE && dod <= Integer.MAX_VALUE) {
+      out.write(0b11110, 5);
+      out.write(dod, 32);
+    } else {
+      out.write(0b11111, 5);
+      out.write(dod, 64);
+    }
+  }
+
+  private void writeValue(long x) {
+    if (x == 0) {
+      out.writeBit(false);
+      return;
+    }
+    int leading = Math.min(31, Long.numberOfLeadingZeros(x));
+    int trailing = Long.numberOfTrailingZeros(x);
+    if (prevLeading >= 0 && leading >= prevLeading && trailing >= prevTrailing) {
+      out.write(0b10, 2);
+      out.write(x >>> prevTrailing, 64 - prevLeading - prevTrailing);
+    } else {
+      int length = 64 - leading - trailing;
+      out.write(0b11, 2);
+      out.write(leading, 5);
+      out.write(length & 63, 6);
+      out.write(x >>> trailing, length);
+      prevLeading = leading;
+      prevTrailing = trailing;
+    }
+  }
+
+  public int count() {
+    return count;
+  }
+
+  public long minTime() {
+    return minTime;
+  }
+
+  public long maxTime() {
+    return maxTime;
+  }
+
+  /** Bytes the encoded points take, rounded up. */
+  public int encodedBytes() {
+    return (int) ((out.bitLength() + 7) >>> 3);
+  }
+
+  /** Bytes held in memory, including growth room. */
+  public int retainedBytes() {
+    return out.array().length;
+  }
+
+  /** The encoded points so far, for {@link GorillaDecoder}. */
+  public byte[] toByteArray() {
+    return out.toByteArray();
+  }
+
+  /** A decoder over the points written so far (reads the live buffer; do not add meanwhile). */
+  public GorillaDecoder decoder() {
+    return new GorillaDecoder(out.array(), 0, out.bitLength(), count);
+  }
+}

@@ -1,0 +1,713 @@
+package org.netweather.memoryhost.store;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
+import org.rocksdb.Status;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Raw points of every series in one RocksDB database: a bounded number of open files and no
+ * thread or map per series, whatever the series count.
+ *
+ * <p>Column families:
+ *
+ * <pre>
+ *   series   name:UTF-8            -&gt; id, created, sealed count, first, max, last value
+ *   head     id:8 time:8           -&gt; value:8       points not yet sealed (also in memory)
+ *   chunks   id:8 minTime:8        -&gt; {@link Chunk}  sealed runs, disjoint and ordered
+ *   archives id:8                  -&gt; consolidated archive bytes (see the archive consolidator)
+ *   default  "next-id"             -&gt; the next series id (ids are never reused)
+ * </pre>
+ *
+ * <p>RocksDB's write-ahead log is the durability point: a group of appends is one atomic write
+ * batch, synced once, so an acknowledged point is on disk and a failed group stores nothing
+ * (not even the series it would have created). A head fills to {@link #CHUNK_POINTS} points and
+ * is then sealed into a chunk in its own atomic batch; sealing needs no sync, since until its
+ * batch is durable the head rows still hold the points. A point older than a series' sealed
+ * chunks (a back-dated measurement) is merged into the chunk that covers it, so chunks never
+ * overlap. On open only the series records and the head rows are read.
+ *
+ * <p>Thread-safety: {@link #commit}, {@link #seal}, {@link #delete} and {@link #trim} are for
+ * one writer thread; reads may come from any thread.
+ */
+public final class SeriesDb implements AutoCloseable {
+  /** Points per sealed chunk. */
+  public static final int CHUNK_POINTS = 120;
+
+  private static final byte[] NEXT_ID = "next-id".getBytes(StandardCharsets.UTF_8);
+  private static final List<String> FAMILIES = List.of("default", "series", "head", "chunks",
+      "archives");
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final Path dir;
+  private final DBOptions dbOptions;
+  private final List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
+  private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+  private final RocksDB db;
+  private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle seriesCf;
+  private final ColumnFamilyHandle headCf;
+  private final ColumnFamilyHandle chunksCf;
+  private final ColumnFamilyHandle archivesCf;
+  private final WriteOptions sync = new WriteOptions().setSync(true);
+  private final WriteOptions noSync = new WriteOptions();
+  private final Map<String, SeriesState> byName = new ConcurrentHashMap<>();
+  private long nextId;
+
+  private SeriesDb(Path dir) throws IOException {
+    this.dir = dir;
+    Files.createDirectories(dir);
+    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+        // Bounded descriptors whatever the data size; SST files are large, so few are needed.
+        .setMaxOpenFiles(256).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
+        .setMaxTotalWalSize(256L << 20);
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    for (String name : FAMILIES) {
+      ColumnFamilyOptions o = new ColumnFamilyOptions().setWriteBufferSize(32L << 20)
+          .setTargetFileSizeBase(64L << 20)
+          // Chunks are Gorilla-encoded already; the rest compresses well (archives are mostly
+          // NaN rows).
+          .setCompressionType(name.equals("chunks") ? CompressionType.NO_COMPRESSION
+              : CompressionType.LZ4_COMPRESSION)
+          .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 << 10));
+      cfOptions.add(o);
+      descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), o));
+    }
+    try {
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+    } catch (RocksDBException e) {
+      closeOptions();
+      throw new IOException("cannot open the measurement database in " + dir + ": "
+          + e.getMessage(), e);
+    }
+    meta = handles.get(0);
+    seriesCf = handles.get(1);
+    headCf = handles.get(2);
+    chunksCf = handles.get(3);
+    archivesCf = handles.get(4);
+  }
+
+  /** Opens (or creates) the database in {@code dir} and loads every series' summary and head. */
+  public static SeriesDb open(Path dir) throws IOException {
+    SeriesDb db = new SeriesDb(dir);
+    try {
+      db.load();
+    } catch (IOException | RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  private void load() throws IOException {
+    try {
+      byte[] next = db.get(meta, NEXT_ID);
+      nextId = next == null ? 1 : Keys.get(next, 0);
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+    Map<Long, SeriesState> byId = new java.util.HashMap<>();
+    try (RocksIterator it = db.newIterator(seriesCf)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        SeriesState s = SeriesState.fromRecord(new String(it.key(), StandardCharsets.UTF_8),
+            it.value());
+        byName.put(s.name, s);
+        byId.put(s.id, s);
+        nextId = Math.max(nextId, s.id + 1);
+      }
+    }
+    // Head rows in key order: one series after another, its points by time.
+    try (RocksIterator it = db.newIterator(headCf)) {
+      SeriesState s = null;
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] k = it.key();
+        long id = Keys.id(k);
+        if (s == null || s.id != id) {
+          s = byId.get(id);
+        }
+        if (s == null) {
+          continue; // left by a deletion whose range delete is not yet compacted away
+        }
+        if (s.head == null) {
+          s.head = new GorillaEncoder();
+        }
+        s.head.add(Keys.time(k), Keys.doubleOf(it.value()));
+      }
+    }
+    for (SeriesState s : byName.values()) {
+      synchronized (s) {
+        s.summarize();
+      }
+    }
+  }
+
+  /** The series named so, or null. */
+  public SeriesState get(String name) {
+    return byName.get(name);
+  }
+
+  public int seriesCount() {
+    return byName.size();
+  }
+
+  public Collection<SeriesState> series() {
+    return byName.values();
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  /** A new series, not stored until a {@link #commit} that lists it succeeds. */
+  public SeriesState draft(String name, long nowMs) {
+    return new SeriesState(nextId++, name, nowMs);
+  }
+
+  /** Whether a point with this time is stored (cheap when it is newer than every stored one). */
+  public boolean contains(SeriesState s, long time) throws IOException {
+    synchronized (s) {
+      if (s.count == 0 || time > s.lastTime) {
+        return false;
+      }
+      if (time > s.sealedMax) {
+        GorillaDecoder d = s.head.decoder();
+        while (d.hasNext()) {
+          d.next();
+          if (d.time() == time) {
+            return true;
+          }
+        }
+        return false;
+      }
+      byte[] chunk = chunkCovering(s.id, time, null);
+      if (chunk == null || time > Chunk.maxTime(chunk)) {
+        return false;
+      }
+      PointBuffer p = new PointBuffer(Chunk.count(chunk));
+      Chunk.decodeInto(chunk, p);
+      return Arrays.binarySearch(p.times, 0, p.size, time) >= 0;
+    }
+  }
+
+  /**
+   * Makes a group of appends durable in one synced batch, then applies it in memory. On failure
+   * nothing is stored and nothing in memory changed.
+   *
+   * @param created drafts first stored by this group
+   * @param fresh new points per series (no duplicates of stored points or of each other)
+   */
+  public void commit(List<SeriesState> created, Map<SeriesState, PointBuffer> fresh)
+      throws IOException {
+    Map<SeriesState, Merge> merges = new java.util.HashMap<>();
+    try (WriteBatch batch = new WriteBatch()) {
+      for (SeriesState s : created) {
+        put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), s.record());
+      }
+      if (!created.isEmpty()) {
+        put(batch, meta, NEXT_ID, Keys.of(nextId));
+      }
+      for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
+        SeriesState s = e.getKey();
+        PointBuffer p = e.getValue();
+        for (int i = 0; i < p.size; i++) {
+          if (p.times[i] > s.sealedMax) {
+            put(batch, headCf, Keys.of(s.id, p.times[i]), Keys.doubleBytes(p.values[i]));
+          } else {
+            merges.computeIfAbsent(s, k -> new Merge()).points.add(p.times[i], p.values[i]);
+          }
+        }
+      }
+      for (Map.Entry<SeriesState, Merge> m : merges.entrySet()) {
+        m.getValue().prepare(m.getKey(), batch);
+      }
+      write(sync, batch);
+    }
+    for (SeriesState s : created) {
+      byName.put(s.name, s);
+    }
+    for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
+      SeriesState s = e.getKey();
+      PointBuffer p = e.getValue();
+      Merge m = merges.get(s);
+      synchronized (s) {
+        for (int i = 0; i < p.size; i++) {
+          if (p.times[i] > s.sealedMax) {
+            if (s.head == null) {
+              s.head = new GorillaEncoder();
+            }
+            s.head.add(p.times[i], p.values[i]);
+          }
+        }
+        if (m != null) {
+          m.apply(s);
+        }
+        s.summarize();
+      }
+    }
+  }
+
+  /** Back-dated points of one series merged into the sealed chunks that cover them. */
+  private final class Merge {
+    final PointBuffer points = new PointBuffer(4);
+    long countAfter;
+    long firstAfter;
+
+    void prepare(SeriesState s, WriteBatch batch) throws IOException {
+      points.sort();
+      countAfter = s.sealedCount;
+      firstAfter = s.sealedFirst;
+      int i = 0;
+      while (i < points.size) {
+        byte[][] key = new byte[1][];
+        byte[] chunk = chunkCovering(s.id, points.times[i], key);
+        if (chunk == null) {
+          // Older than every chunk: the first chunk takes it.
+          chunk = firstChunk(s.id, key);
+        }
+        if (chunk == null) {
+          // Every chunk was dropped by retention: the points make a chunk of their own.
+          PointBuffer rest = new PointBuffer(points.size - i);
+          for (; i < points.size; i++) {
+            rest.add(points.times[i], points.values[i]);
+          }
+          put(batch, chunksCf, Keys.of(s.id, rest.times[0]),
+              Chunk.encode(rest.times, rest.values, 0, rest.size));
+          countAfter += rest.size;
+          firstAfter = Math.min(firstAfter, rest.times[0]);
+          break;
+        }
+        PointBuffer all = new PointBuffer(Chunk.count(chunk) + 4);
+        Chunk.decodeInto(chunk, all);
+        long upper = nextChunkStart(s.id, Keys.time(key[0]));
+        int added = 0;
+        while (i < points.size && points.times[i] < upper) {
+          all.add(points.times[i], points.values[i]);
+          i++;
+          added++;
+        }
+        all.sort();
+        del(batch, chunksCf, key[0]);
+        put(batch, chunksCf, Keys.of(s.id, all.times[0]),
+            Chunk.encode(all.times, all.values, 0, all.size));
+        countAfter += added;
+        firstAfter = Math.min(firstAfter, all.times[0]);
+      }
+      SeriesState next = copySummary(s);
+      next.sealedCount = countAfter;
+      next.sealedFirst = firstAfter;
+      put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
+    }
+
+    void apply(SeriesState s) {
+      s.sealedCount = countAfter;
+      s.sealedFirst = firstAfter;
+    }
+  }
+
+  private static SeriesState copySummary(SeriesState s) {
+    SeriesState c = new SeriesState(s.id, s.name, s.createdMs);
+    c.sealedCount = s.sealedCount;
+    c.sealedFirst = s.sealedFirst;
+    c.sealedMax = s.sealedMax;
+    c.sealedLastValue = s.sealedLastValue;
+    return c;
+  }
+
+  /** Seals the head of a series into a chunk if it is full (or {@code force} and not empty). */
+  public boolean seal(SeriesState s, boolean force) throws IOException {
+    synchronized (s) {
+      int n = s.headCount();
+      if (s.deleted || n == 0 || (n < CHUNK_POINTS && !force)) {
+        return false;
+      }
+      PointBuffer p = new PointBuffer(n);
+      p.addAll(s.head.decoder());
+      p.sort();
+      SeriesState next = copySummary(s);
+      next.sealedCount += p.size;
+      next.sealedFirst = Math.min(next.sealedFirst, p.times[0]);
+      next.sealedMax = p.times[p.size - 1];
+      next.sealedLastValue = p.values[p.size - 1];
+      try (WriteBatch batch = new WriteBatch()) {
+        // A large group can leave more than a chunk's worth in the head: seal it in pieces.
+        for (int from = 0; from < p.size; from += CHUNK_POINTS) {
+          int to = Math.min(p.size, from + CHUNK_POINTS);
+          put(batch, chunksCf, Keys.of(s.id, p.times[from]),
+              Chunk.encode(p.times, p.values, from, to));
+        }
+        delRange(batch, headCf, Keys.of(s.id, 0), Keys.of(s.id, p.times[p.size - 1] + 1));
+        put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
+        write(noSync, batch);
+      }
+      s.head = null;
+      s.sealedCount = next.sealedCount;
+      s.sealedFirst = next.sealedFirst;
+      s.sealedMax = next.sealedMax;
+      s.sealedLastValue = next.sealedLastValue;
+      s.summarize();
+      return true;
+    }
+  }
+
+  /**
+   * Drops a series' oldest chunks while it keeps more than {@code maxPoints} points without
+   * them, or while they end before {@code minTime}. Whole chunks go, so up to
+   * {@link #CHUNK_POINTS} more points than the bound may stay. Returns the points dropped.
+   */
+  public long trim(SeriesState s, long maxPoints, long minTime) throws IOException {
+    synchronized (s) {
+      if (s.deleted || s.sealedCount == 0) {
+        return 0;
+      }
+      long count = s.sealedCount;
+      long first = s.sealedFirst;
+      List<byte[]> drop = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(chunksCf)) {
+        for (it.seek(Keys.of(s.id, 0)); it.isValid() && Keys.id(it.key()) == s.id; it.next()) {
+          byte[] v = it.value();
+          int c = Chunk.count(v);
+          boolean tooMany = count + s.headCount() - c >= maxPoints;
+          boolean tooOld = Chunk.maxTime(v) < minTime;
+          if (!tooMany && !tooOld) {
+            first = Chunk.minTime(v);
+            break;
+          }
+          drop.add(it.key());
+          count -= c;
+          first = Long.MAX_VALUE;
+        }
+      }
+      if (drop.isEmpty()) {
+        return 0;
+      }
+      SeriesState next = copySummary(s);
+      next.sealedCount = count;
+      next.sealedFirst = first;
+      if (count == 0) {
+        // Every chunk went: keep sealedMax so that newer points still go to the head.
+        next.sealedLastValue = Double.NaN;
+      }
+      try (WriteBatch batch = new WriteBatch()) {
+        for (byte[] k : drop) {
+          del(batch, chunksCf, k);
+        }
+        put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
+        write(noSync, batch);
+      }
+      long dropped = s.sealedCount - count;
+      s.sealedCount = count;
+      s.sealedFirst = first;
+      s.sealedLastValue = next.sealedLastValue;
+      s.summarize();
+      return dropped;
+    }
+  }
+
+  /** Deletes series and everything stored of them, durably, a thousand per batch. */
+  public void delete(List<SeriesState> victims) throws IOException {
+    for (int from = 0; from < victims.size(); from += 1000) {
+      List<SeriesState> part = victims.subList(from, Math.min(victims.size(), from + 1000));
+      try (WriteBatch batch = new WriteBatch()) {
+        for (SeriesState s : part) {
+          del(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8));
+          delRange(batch, headCf, Keys.of(s.id), Keys.of(s.id + 1));
+          delRange(batch, chunksCf, Keys.of(s.id), Keys.of(s.id + 1));
+          del(batch, archivesCf, Keys.of(s.id));
+        }
+        write(sync, batch);
+      }
+      for (SeriesState s : part) {
+        synchronized (s) {
+          s.deleted = true;
+          s.head = null;
+          byName.remove(s.name, s);
+        }
+      }
+    }
+  }
+
+  /** Milliseconds since the oldest point of a series' head, or 0 if the head is empty. */
+  public long headAgeMs(SeriesState s, long nowMs) {
+    synchronized (s) {
+      return s.head == null ? 0 : nowMs - s.head.minTime();
+    }
+  }
+
+  /** A stored setting, or {@code fallback} if none was stored. */
+  public long setting(String key, long fallback) throws IOException {
+    try {
+      byte[] v = db.get(meta, ("setting." + key).getBytes(StandardCharsets.UTF_8));
+      return v == null ? fallback : Keys.get(v, 0);
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+  }
+
+  /** Stores a setting durably. */
+  public void putSetting(String key, long value) throws IOException {
+    try (WriteBatch batch = new WriteBatch()) {
+      put(batch, meta, ("setting." + key).getBytes(StandardCharsets.UTF_8), Keys.of(value));
+      write(sync, batch);
+    }
+  }
+
+  /** Points with from &lt;= t &lt;= to, the oldest {@code limit} of them. */
+  public Points range(SeriesState s, long from, long to, int limit) throws IOException {
+    PointBuffer out = new PointBuffer(16);
+    synchronized (s) {
+      if (from <= s.sealedMax) {
+        try (RocksIterator it = db.newIterator(chunksCf)) {
+          it.seekForPrev(Keys.of(s.id, from));
+          if (!it.isValid() || Keys.id(it.key()) != s.id) {
+            it.seek(Keys.of(s.id, 0));
+          }
+          for (; it.isValid() && Keys.id(it.key()) == s.id && out.size < limit; it.next()) {
+            if (Keys.time(it.key()) > to) {
+              break;
+            }
+            if (Chunk.maxTime(it.value()) >= from) {
+              Chunk.decodeInto(it.value(), out);
+            }
+          }
+        }
+      }
+      if (s.head != null && to > s.sealedMax) {
+        PointBuffer h = new PointBuffer(s.head.count());
+        h.addAll(s.head.decoder());
+        h.sort();
+        for (int i = 0; i < h.size; i++) {
+          out.add(h.times[i], h.values[i]);
+        }
+      }
+    }
+    return out.range(from, to).first(limit);
+  }
+
+  /** The newest {@code n} points. */
+  public Points last(SeriesState s, int n) throws IOException {
+    synchronized (s) {
+      PointBuffer head = new PointBuffer(Math.max(4, s.headCount()));
+      if (s.head != null) {
+        head.addAll(s.head.decoder());
+        head.sort();
+      }
+      if (head.size >= n || s.sealedCount == 0) {
+        return head.toPoints().last(n);
+      }
+      List<byte[]> chunks = new ArrayList<>();
+      long have = head.size;
+      try (RocksIterator it = db.newIterator(chunksCf)) {
+        for (it.seekForPrev(Keys.of(s.id, Long.MAX_VALUE));
+            it.isValid() && Keys.id(it.key()) == s.id && have < n; it.prev()) {
+          byte[] v = it.value();
+          chunks.add(v);
+          have += Chunk.count(v);
+        }
+      }
+      PointBuffer out = new PointBuffer((int) Math.min(have, Integer.MAX_VALUE - 8));
+      for (int i = chunks.size() - 1; i >= 0; i--) {
+        Chunk.decodeInto(chunks.get(i), out);
+      }
+      for (int i = 0; i < head.size; i++) {
+        out.add(head.times[i], head.values[i]);
+      }
+      return out.toPoints().last(n);
+    }
+  }
+
+  /** A consistent view for reading many series at one instant (watch backlogs). */
+  public View view() {
+    return new View();
+  }
+
+  /** Reads series as they were when the view was taken. Close it promptly. */
+  public final class View implements AutoCloseable {
+    private final Snapshot snapshot = db.getSnapshot();
+    private final ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+
+    /**
+     * Points of a series with t &gt; since, the newest {@code maxPoints} of them, in order;
+     * empty if the series did not exist then.
+     */
+    public Points after(SeriesState s, long since, int maxPoints) {
+      PointBuffer out = new PointBuffer(16);
+      try (RocksIterator it = db.newIterator(chunksCf, read)) {
+        it.seekForPrev(Keys.of(s.id, Math.max(0, since)));
+        if (!it.isValid() || Keys.id(it.key()) != s.id) {
+          it.seek(Keys.of(s.id, 0));
+        }
+        for (; it.isValid() && Keys.id(it.key()) == s.id; it.next()) {
+          if (Chunk.maxTime(it.value()) > since) {
+            Chunk.decodeInto(it.value(), out);
+          }
+        }
+      }
+      try (RocksIterator it = db.newIterator(headCf, read)) {
+        for (it.seek(Keys.of(s.id, Math.max(0, since) + 1));
+            it.isValid() && Keys.id(it.key()) == s.id; it.next()) {
+          out.add(Keys.time(it.key()), Keys.doubleOf(it.value()));
+        }
+      }
+      out.sort();
+      return out.range(since + 1, Long.MAX_VALUE).last(maxPoints);
+    }
+
+    @Override
+    public void close() {
+      read.close();
+      db.releaseSnapshot(snapshot);
+      snapshot.close();
+    }
+  }
+
+  /** The stored archive bytes of a series, or null. */
+  public byte[] archive(SeriesState s) throws IOException {
+    try {
+      return db.get(archivesCf, Keys.of(s.id));
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+  }
+
+  /** Replaces a series' archive bytes, unless the series was deleted meanwhile. */
+  public void putArchive(SeriesState s, byte[] bytes) throws IOException {
+    synchronized (s) {
+      if (s.deleted) {
+        return;
+      }
+      try (WriteBatch batch = new WriteBatch()) {
+        put(batch, archivesCf, Keys.of(s.id), bytes);
+        // Not synced: an archive lost in a crash is rebuilt from raw points.
+        write(noSync, batch);
+      }
+    }
+  }
+
+  /** Bytes of table files, as RocksDB reports them (the write-ahead log not included). */
+  public long diskBytes() {
+    try {
+      return db.getLongProperty("rocksdb.total-sst-files-size");
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
+  private byte[] chunkCovering(long id, long time, byte[][] keyOut) {
+    try (RocksIterator it = db.newIterator(chunksCf)) {
+      it.seekForPrev(Keys.of(id, time));
+      if (!it.isValid() || Keys.id(it.key()) != id) {
+        return null;
+      }
+      if (keyOut != null) {
+        keyOut[0] = it.key();
+      }
+      return it.value();
+    }
+  }
+
+  private byte[] firstChunk(long id, byte[][] keyOut) {
+    try (RocksIterator it = db.newIterator(chunksCf)) {
+      it.seek(Keys.of(id, 0));
+      if (!it.isValid() || Keys.id(it.key()) != id) {
+        return null;
+      }
+      keyOut[0] = it.key();
+      return it.value();
+    }
+  }
+
+  private long nextChunkStart(long id, long minTime) {
+    try (RocksIterator it = db.newIterator(chunksCf)) {
+      it.seek(Keys.of(id, minTime + 1));
+      return it.isValid() && Keys.id(it.key()) == id ? Keys.time(it.key()) : Long.MAX_VALUE;
+    }
+  }
+
+  private void put(WriteBatch b, ColumnFamilyHandle cf, byte[] k, byte[] v) throws IOException {
+    try {
+      b.put(cf, k, v);
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+  }
+
+  private void del(WriteBatch b, ColumnFamilyHandle cf, byte[] k) throws IOException {
+    try {
+      b.delete(cf, k);
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+  }
+
+  private void delRange(WriteBatch b, ColumnFamilyHandle cf, byte[] from, byte[] to)
+      throws IOException {
+    try {
+      b.deleteRange(cf, from, to);
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+  }
+
+  private void write(WriteOptions options, WriteBatch batch) throws IOException {
+    try {
+      // After a failed write (a full disk) RocksDB refuses writes until its own recovery,
+      // which polls for free space, clears the error; until then this fails fast.
+      db.write(options, batch);
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+  }
+
+  private IOException io(RocksDBException e) {
+    Status st = e.getStatus();
+    boolean full = (st != null && st.getSubCode() == Status.SubCode.NoSpace)
+        || String.valueOf(e.getMessage()).contains("No space left");
+    if (full) {
+      return new StoreFullException(dir);
+    }
+    return new IOException(e.getMessage(), e);
+  }
+
+  @Override
+  public void close() {
+    for (ColumnFamilyHandle h : handles) {
+      h.close();
+    }
+    if (db != null) {
+      db.close();
+    }
+    sync.close();
+    noSync.close();
+    closeOptions();
+  }
+
+  private void closeOptions() {
+    dbOptions.close();
+    for (ColumnFamilyOptions o : cfOptions) {
+      o.close();
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package org.netweather.memoryhost.store;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What the store keeps in memory for one series: its id, a summary of its sealed chunks and the
+ * head, the newest points not yet sealed into a chunk, Gorilla-encoded. A few hundred bytes per
+ * series, whatever its history.
+ *
+ * <p>Thread-safety: the writer thread changes it while holding its monitor; readers take the
+ * monitor too, except for the volatile summary fields.
+ */
+public final class SeriesState {
+  static final int RECORD_BYTES = 48;
+
+  final long id;
+  final String name;
+  final long createdMs;
+  // Sealed chunks, guarded by this.
+  long sealedCount;
+  long sealedFirst = Long.MAX_VALUE;
+  long sealedMax = Long.MIN_VALUE;
+  double sealedLastValue = Double.NaN;
+  GorillaEncoder head;
+  // Consolidated through this second; -1 until the archive is first read. Guarded by this.
+  long archivedThroughSec = -1;
+  volatile long count;
+  volatile long firstTime;
+  volatile long lastTime = Long.MIN_VALUE;
+  volatile double lastValue = Double.NaN;
+  volatile boolean deleted;
+
+  SeriesState(long id, String name, long createdMs) {
+    this.id = id;
+    this.name = name;
+    this.createdMs = createdMs;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Raw points held. */
+  public long count() {
+    return count;
+  }
+
+  /** Oldest raw point held, or 0 if none. */
+  public long firstTime() {
+    return count == 0 ? 0 : firstTime;
+  }
+
+  /** Newest point's time, or 0 if none. */
+  public long lastTime() {
+    return count == 0 ? 0 : lastTime;
+  }
+
+  public double lastValue() {
+    return lastValue;
+  }
+
+  int headCount() {
+    return head == null ? 0 : head.count();
+  }
+
+  /** Recomputes the volatile summary after a change; call holding the monitor. */
+  void summarize() {
+    long first = sealedFirst;
+    long last = sealedMax;
+    double lastV = sealedLastValue;
+    if (head != null) {
+      first = Math.min(first, head.minTime());
+      if (head.maxTime() > last) {
+        last = head.maxTime();
+        lastV = headValueAt(last);
+      }
+    }
+    firstTime = first;
+    lastValue = lastV;
+    lastTime = last;
+    count = sealedCount + headCount();
+  }
+
+  private double headValueAt(long time) {
+    GorillaDecoder d = head.decoder();
+    double v = Double.NaN;
+    while (d.hasNext()) {
+      d.next();
+      if (d.time() == time) {
+        v = d.value();
+      }
+    }
+    return v;
+  }
+
+  byte[] record() {
+    return ByteBuffer.allocate(RECORD_BYTES).putLong(id).putLong(createdMs).putLong(sealedCount)
+        .putLong(sealedFirst).putLong(sealedMax).putDouble(sealedLastValue).array();
+  }
+
+  static SeriesState fromRecord(String name, byte[] record) {
+    ByteBuffer b = ByteBuffer.wrap(record);
+    SeriesState s = new SeriesState(b.getLong(), name, b.getLong());
+    s.sealedCount = b.getLong();
+    s.sealedFirst = b.getLong();
+    s.sealedMax = b.getLong();
+    s.sealedLastValue = b.getDouble();
+    return s;
+  }
+}
