@@ -78,7 +78,7 @@ public final class GorillaEncoder {
     } else if (dod >= -2047 && dod <= 2048) {
       out.write(0b1110, 4);
       out.write(dod, 12);
-    } else if (dod >= Integer.MIN_VALUE && dod <= Integer.MAX_VALUE) {
+    } else if (dod > Integer.MIN_VALUE && dod <= Integer.MAX_VALUE) {
       out.write(0b11110, 5);
       out.write(dod, 32);
     } else {

@@ -76,6 +76,9 @@ public final class SeriesDb implements AutoCloseable {
   private final WriteOptions noSync = new WriteOptions();
   private final Map<String, SeriesState> byName = new ConcurrentHashMap<>();
   private long nextId;
+  private final java.util.concurrent.locks.ReentrantReadWriteLock guard =
+      new java.util.concurrent.locks.ReentrantReadWriteLock();
+  private boolean closed;
 
   private SeriesDb(Path dir) throws IOException {
     this.dir = dir;
@@ -188,27 +191,32 @@ public final class SeriesDb implements AutoCloseable {
 
   /** Whether a point with this time is stored (cheap when it is newer than every stored one). */
   public boolean contains(SeriesState s, long time) throws IOException {
-    synchronized (s) {
-      if (s.count == 0 || time > s.lastTime) {
-        return false;
-      }
-      if (time > s.sealedMax) {
-        GorillaDecoder d = s.head.decoder();
-        while (d.hasNext()) {
-          d.next();
-          if (d.time() == time) {
-            return true;
-          }
+    enter();
+    try {
+      synchronized (s) {
+        if (s.count == 0 || time > s.lastTime) {
+          return false;
         }
-        return false;
+        if (time > s.sealedMax) {
+          GorillaDecoder d = s.head.decoder();
+          while (d.hasNext()) {
+            d.next();
+            if (d.time() == time) {
+              return true;
+            }
+          }
+          return false;
+        }
+        byte[] chunk = chunkCovering(s.id, time, null);
+        if (chunk == null || time > Chunk.maxTime(chunk)) {
+          return false;
+        }
+        PointBuffer p = new PointBuffer(Chunk.count(chunk));
+        Chunk.decodeInto(chunk, p);
+        return Arrays.binarySearch(p.times, 0, p.size, time) >= 0;
       }
-      byte[] chunk = chunkCovering(s.id, time, null);
-      if (chunk == null || time > Chunk.maxTime(chunk)) {
-        return false;
-      }
-      PointBuffer p = new PointBuffer(Chunk.count(chunk));
-      Chunk.decodeInto(chunk, p);
-      return Arrays.binarySearch(p.times, 0, p.size, time) >= 0;
+    } finally {
+      exit();
     }
   }
 
@@ -221,51 +229,56 @@ public final class SeriesDb implements AutoCloseable {
    */
   public void commit(List<SeriesState> created, Map<SeriesState, PointBuffer> fresh)
       throws IOException {
-    Map<SeriesState, Merge> merges = new java.util.HashMap<>();
-    try (WriteBatch batch = new WriteBatch()) {
-      for (SeriesState s : created) {
-        put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), s.record());
+    enter();
+    try {
+      Map<SeriesState, Merge> merges = new java.util.HashMap<>();
+      try (WriteBatch batch = new WriteBatch()) {
+        for (SeriesState s : created) {
+          put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), s.record());
+        }
+        if (!created.isEmpty()) {
+          put(batch, meta, NEXT_ID, Keys.of(nextId));
+        }
+        for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
+          SeriesState s = e.getKey();
+          PointBuffer p = e.getValue();
+          for (int i = 0; i < p.size; i++) {
+            if (p.times[i] > s.sealedMax) {
+              put(batch, headCf, Keys.of(s.id, p.times[i]), Keys.doubleBytes(p.values[i]));
+            } else {
+              merges.computeIfAbsent(s, k -> new Merge()).points.add(p.times[i], p.values[i]);
+            }
+          }
+        }
+        for (Map.Entry<SeriesState, Merge> m : merges.entrySet()) {
+          m.getValue().prepare(m.getKey(), batch);
+        }
+        write(sync, batch);
       }
-      if (!created.isEmpty()) {
-        put(batch, meta, NEXT_ID, Keys.of(nextId));
+      for (SeriesState s : created) {
+        byName.put(s.name, s);
       }
       for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
         SeriesState s = e.getKey();
         PointBuffer p = e.getValue();
-        for (int i = 0; i < p.size; i++) {
-          if (p.times[i] > s.sealedMax) {
-            put(batch, headCf, Keys.of(s.id, p.times[i]), Keys.doubleBytes(p.values[i]));
-          } else {
-            merges.computeIfAbsent(s, k -> new Merge()).points.add(p.times[i], p.values[i]);
-          }
-        }
-      }
-      for (Map.Entry<SeriesState, Merge> m : merges.entrySet()) {
-        m.getValue().prepare(m.getKey(), batch);
-      }
-      write(sync, batch);
-    }
-    for (SeriesState s : created) {
-      byName.put(s.name, s);
-    }
-    for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
-      SeriesState s = e.getKey();
-      PointBuffer p = e.getValue();
-      Merge m = merges.get(s);
-      synchronized (s) {
-        for (int i = 0; i < p.size; i++) {
-          if (p.times[i] > s.sealedMax) {
-            if (s.head == null) {
-              s.head = new GorillaEncoder();
+        Merge m = merges.get(s);
+        synchronized (s) {
+          for (int i = 0; i < p.size; i++) {
+            if (p.times[i] > s.sealedMax) {
+              if (s.head == null) {
+                s.head = new GorillaEncoder();
+              }
+              s.head.add(p.times[i], p.values[i]);
             }
-            s.head.add(p.times[i], p.values[i]);
           }
+          if (m != null) {
+            m.apply(s);
+          }
+          s.summarize();
         }
-        if (m != null) {
-          m.apply(s);
-        }
-        s.summarize();
       }
+    } finally {
+      exit();
     }
   }
 
@@ -338,37 +351,42 @@ public final class SeriesDb implements AutoCloseable {
 
   /** Seals the head of a series into a chunk if it is full (or {@code force} and not empty). */
   public boolean seal(SeriesState s, boolean force) throws IOException {
-    synchronized (s) {
-      int n = s.headCount();
-      if (s.deleted || n == 0 || (n < CHUNK_POINTS && !force)) {
-        return false;
-      }
-      PointBuffer p = new PointBuffer(n);
-      p.addAll(s.head.decoder());
-      p.sort();
-      SeriesState next = copySummary(s);
-      next.sealedCount += p.size;
-      next.sealedFirst = Math.min(next.sealedFirst, p.times[0]);
-      next.sealedMax = p.times[p.size - 1];
-      next.sealedLastValue = p.values[p.size - 1];
-      try (WriteBatch batch = new WriteBatch()) {
-        // A large group can leave more than a chunk's worth in the head: seal it in pieces.
-        for (int from = 0; from < p.size; from += CHUNK_POINTS) {
-          int to = Math.min(p.size, from + CHUNK_POINTS);
-          put(batch, chunksCf, Keys.of(s.id, p.times[from]),
-              Chunk.encode(p.times, p.values, from, to));
+    enter();
+    try {
+      synchronized (s) {
+        int n = s.headCount();
+        if (s.deleted || n == 0 || (n < CHUNK_POINTS && !force)) {
+          return false;
         }
-        delRange(batch, headCf, Keys.of(s.id, 0), Keys.of(s.id, p.times[p.size - 1] + 1));
-        put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
-        write(noSync, batch);
+        PointBuffer p = new PointBuffer(n);
+        p.addAll(s.head.decoder());
+        p.sort();
+        SeriesState next = copySummary(s);
+        next.sealedCount += p.size;
+        next.sealedFirst = Math.min(next.sealedFirst, p.times[0]);
+        next.sealedMax = p.times[p.size - 1];
+        next.sealedLastValue = p.values[p.size - 1];
+        try (WriteBatch batch = new WriteBatch()) {
+          // A large group can leave more than a chunk's worth in the head: seal it in pieces.
+          for (int from = 0; from < p.size; from += CHUNK_POINTS) {
+            int to = Math.min(p.size, from + CHUNK_POINTS);
+            put(batch, chunksCf, Keys.of(s.id, p.times[from]),
+                Chunk.encode(p.times, p.values, from, to));
+          }
+          delRange(batch, headCf, Keys.of(s.id, 0), Keys.of(s.id, p.times[p.size - 1] + 1));
+          put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
+          write(noSync, batch);
+        }
+        s.head = null;
+        s.sealedCount = next.sealedCount;
+        s.sealedFirst = next.sealedFirst;
+        s.sealedMax = next.sealedMax;
+        s.sealedLastValue = next.sealedLastValue;
+        s.summarize();
+        return true;
       }
-      s.head = null;
-      s.sealedCount = next.sealedCount;
-      s.sealedFirst = next.sealedFirst;
-      s.sealedMax = next.sealedMax;
-      s.sealedLastValue = next.sealedLastValue;
-      s.summarize();
-      return true;
+    } finally {
+      exit();
     }
   }
 
@@ -378,74 +396,84 @@ public final class SeriesDb implements AutoCloseable {
    * {@link #CHUNK_POINTS} more points than the bound may stay. Returns the points dropped.
    */
   public long trim(SeriesState s, long maxPoints, long minTime) throws IOException {
-    synchronized (s) {
-      if (s.deleted || s.sealedCount == 0) {
-        return 0;
-      }
-      long count = s.sealedCount;
-      long first = s.sealedFirst;
-      List<byte[]> drop = new ArrayList<>();
-      try (RocksIterator it = db.newIterator(chunksCf)) {
-        for (it.seek(Keys.of(s.id, 0)); it.isValid() && Keys.id(it.key()) == s.id; it.next()) {
-          byte[] v = it.value();
-          int c = Chunk.count(v);
-          boolean tooMany = count + s.headCount() - c >= maxPoints;
-          boolean tooOld = Chunk.maxTime(v) < minTime;
-          if (!tooMany && !tooOld) {
-            first = Chunk.minTime(v);
-            break;
+    enter();
+    try {
+      synchronized (s) {
+        if (s.deleted || s.sealedCount == 0) {
+          return 0;
+        }
+        long count = s.sealedCount;
+        long first = s.sealedFirst;
+        List<byte[]> drop = new ArrayList<>();
+        try (RocksIterator it = db.newIterator(chunksCf)) {
+          for (it.seek(Keys.of(s.id, 0)); it.isValid() && Keys.id(it.key()) == s.id; it.next()) {
+            byte[] v = it.value();
+            int c = Chunk.count(v);
+            boolean tooMany = count + s.headCount() - c >= maxPoints;
+            boolean tooOld = Chunk.maxTime(v) < minTime;
+            if (!tooMany && !tooOld) {
+              first = Chunk.minTime(v);
+              break;
+            }
+            drop.add(it.key());
+            count -= c;
+            first = Long.MAX_VALUE;
           }
-          drop.add(it.key());
-          count -= c;
-          first = Long.MAX_VALUE;
         }
-      }
-      if (drop.isEmpty()) {
-        return 0;
-      }
-      SeriesState next = copySummary(s);
-      next.sealedCount = count;
-      next.sealedFirst = first;
-      if (count == 0) {
-        // Every chunk went: keep sealedMax so that newer points still go to the head.
-        next.sealedLastValue = Double.NaN;
-      }
-      try (WriteBatch batch = new WriteBatch()) {
-        for (byte[] k : drop) {
-          del(batch, chunksCf, k);
+        if (drop.isEmpty()) {
+          return 0;
         }
-        put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
-        write(noSync, batch);
+        SeriesState next = copySummary(s);
+        next.sealedCount = count;
+        next.sealedFirst = first;
+        if (count == 0) {
+          // Every chunk went: keep sealedMax so that newer points still go to the head.
+          next.sealedLastValue = Double.NaN;
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+          for (byte[] k : drop) {
+            del(batch, chunksCf, k);
+          }
+          put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
+          write(noSync, batch);
+        }
+        long dropped = s.sealedCount - count;
+        s.sealedCount = count;
+        s.sealedFirst = first;
+        s.sealedLastValue = next.sealedLastValue;
+        s.summarize();
+        return dropped;
       }
-      long dropped = s.sealedCount - count;
-      s.sealedCount = count;
-      s.sealedFirst = first;
-      s.sealedLastValue = next.sealedLastValue;
-      s.summarize();
-      return dropped;
+    } finally {
+      exit();
     }
   }
 
   /** Deletes series and everything stored of them, durably, a thousand per batch. */
   public void delete(List<SeriesState> victims) throws IOException {
-    for (int from = 0; from < victims.size(); from += 1000) {
-      List<SeriesState> part = victims.subList(from, Math.min(victims.size(), from + 1000));
-      try (WriteBatch batch = new WriteBatch()) {
+    enter();
+    try {
+      for (int from = 0; from < victims.size(); from += 1000) {
+        List<SeriesState> part = victims.subList(from, Math.min(victims.size(), from + 1000));
+        try (WriteBatch batch = new WriteBatch()) {
+          for (SeriesState s : part) {
+            del(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8));
+            delRange(batch, headCf, Keys.of(s.id), Keys.of(s.id + 1));
+            delRange(batch, chunksCf, Keys.of(s.id), Keys.of(s.id + 1));
+            del(batch, archivesCf, Keys.of(s.id));
+          }
+          write(sync, batch);
+        }
         for (SeriesState s : part) {
-          del(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8));
-          delRange(batch, headCf, Keys.of(s.id), Keys.of(s.id + 1));
-          delRange(batch, chunksCf, Keys.of(s.id), Keys.of(s.id + 1));
-          del(batch, archivesCf, Keys.of(s.id));
-        }
-        write(sync, batch);
-      }
-      for (SeriesState s : part) {
-        synchronized (s) {
-          s.deleted = true;
-          s.head = null;
-          byName.remove(s.name, s);
+          synchronized (s) {
+            s.deleted = true;
+            s.head = null;
+            byName.remove(s.name, s);
+          }
         }
       }
+    } finally {
+      exit();
     }
   }
 
@@ -458,83 +486,103 @@ public final class SeriesDb implements AutoCloseable {
 
   /** A stored setting, or {@code fallback} if none was stored. */
   public long setting(String key, long fallback) throws IOException {
+    enter();
     try {
-      byte[] v = db.get(meta, ("setting." + key).getBytes(StandardCharsets.UTF_8));
-      return v == null ? fallback : Keys.get(v, 0);
-    } catch (RocksDBException e) {
-      throw io(e);
+      try {
+        byte[] v = db.get(meta, ("setting." + key).getBytes(StandardCharsets.UTF_8));
+        return v == null ? fallback : Keys.get(v, 0);
+      } catch (RocksDBException e) {
+        throw io(e);
+      }
+    } finally {
+      exit();
     }
   }
 
   /** Stores a setting durably. */
   public void putSetting(String key, long value) throws IOException {
-    try (WriteBatch batch = new WriteBatch()) {
-      put(batch, meta, ("setting." + key).getBytes(StandardCharsets.UTF_8), Keys.of(value));
-      write(sync, batch);
+    enter();
+    try {
+      try (WriteBatch batch = new WriteBatch()) {
+        put(batch, meta, ("setting." + key).getBytes(StandardCharsets.UTF_8), Keys.of(value));
+        write(sync, batch);
+      }
+    } finally {
+      exit();
     }
   }
 
   /** Points with from &lt;= t &lt;= to, the oldest {@code limit} of them. */
   public Points range(SeriesState s, long from, long to, int limit) throws IOException {
-    PointBuffer out = new PointBuffer(16);
-    synchronized (s) {
-      if (from <= s.sealedMax) {
-        try (RocksIterator it = db.newIterator(chunksCf)) {
-          it.seekForPrev(Keys.of(s.id, from));
-          if (!it.isValid() || Keys.id(it.key()) != s.id) {
-            it.seek(Keys.of(s.id, 0));
-          }
-          for (; it.isValid() && Keys.id(it.key()) == s.id && out.size < limit; it.next()) {
-            if (Keys.time(it.key()) > to) {
-              break;
+    enter();
+    try {
+      PointBuffer out = new PointBuffer(16);
+      synchronized (s) {
+        if (from <= s.sealedMax) {
+          try (RocksIterator it = db.newIterator(chunksCf)) {
+            it.seekForPrev(Keys.of(s.id, from));
+            if (!it.isValid() || Keys.id(it.key()) != s.id) {
+              it.seek(Keys.of(s.id, 0));
             }
-            if (Chunk.maxTime(it.value()) >= from) {
-              Chunk.decodeInto(it.value(), out);
+            for (; it.isValid() && Keys.id(it.key()) == s.id && out.size < limit; it.next()) {
+              if (Keys.time(it.key()) > to) {
+                break;
+              }
+              if (Chunk.maxTime(it.value()) >= from) {
+                Chunk.decodeInto(it.value(), out);
+              }
             }
           }
         }
-      }
-      if (s.head != null && to > s.sealedMax) {
-        PointBuffer h = new PointBuffer(s.head.count());
-        h.addAll(s.head.decoder());
-        h.sort();
-        for (int i = 0; i < h.size; i++) {
-          out.add(h.times[i], h.values[i]);
+        if (s.head != null && to > s.sealedMax) {
+          PointBuffer h = new PointBuffer(s.head.count());
+          h.addAll(s.head.decoder());
+          h.sort();
+          for (int i = 0; i < h.size; i++) {
+            out.add(h.times[i], h.values[i]);
+          }
         }
       }
+      return out.range(from, to).first(limit);
+    } finally {
+      exit();
     }
-    return out.range(from, to).first(limit);
   }
 
   /** The newest {@code n} points. */
   public Points last(SeriesState s, int n) throws IOException {
-    synchronized (s) {
-      PointBuffer head = new PointBuffer(Math.max(4, s.headCount()));
-      if (s.head != null) {
-        head.addAll(s.head.decoder());
-        head.sort();
-      }
-      if (head.size >= n || s.sealedCount == 0) {
-        return head.toPoints().last(n);
-      }
-      List<byte[]> chunks = new ArrayList<>();
-      long have = head.size;
-      try (RocksIterator it = db.newIterator(chunksCf)) {
-        for (it.seekForPrev(Keys.of(s.id, Long.MAX_VALUE));
-            it.isValid() && Keys.id(it.key()) == s.id && have < n; it.prev()) {
-          byte[] v = it.value();
-          chunks.add(v);
-          have += Chunk.count(v);
+    enter();
+    try {
+      synchronized (s) {
+        PointBuffer head = new PointBuffer(Math.max(4, s.headCount()));
+        if (s.head != null) {
+          head.addAll(s.head.decoder());
+          head.sort();
         }
+        if (head.size >= n || s.sealedCount == 0) {
+          return head.toPoints().last(n);
+        }
+        List<byte[]> chunks = new ArrayList<>();
+        long have = head.size;
+        try (RocksIterator it = db.newIterator(chunksCf)) {
+          for (it.seekForPrev(Keys.of(s.id, Long.MAX_VALUE));
+              it.isValid() && Keys.id(it.key()) == s.id && have < n; it.prev()) {
+            byte[] v = it.value();
+            chunks.add(v);
+            have += Chunk.count(v);
+          }
+        }
+        PointBuffer out = new PointBuffer((int) Math.min(have, Integer.MAX_VALUE - 8));
+        for (int i = chunks.size() - 1; i >= 0; i--) {
+          Chunk.decodeInto(chunks.get(i), out);
+        }
+        for (int i = 0; i < head.size; i++) {
+          out.add(head.times[i], head.values[i]);
+        }
+        return out.toPoints().last(n);
       }
-      PointBuffer out = new PointBuffer((int) Math.min(have, Integer.MAX_VALUE - 8));
-      for (int i = chunks.size() - 1; i >= 0; i--) {
-        Chunk.decodeInto(chunks.get(i), out);
-      }
-      for (int i = 0; i < head.size; i++) {
-        out.add(head.times[i], head.values[i]);
-      }
-      return out.toPoints().last(n);
+    } finally {
+      exit();
     }
   }
 
@@ -553,6 +601,15 @@ public final class SeriesDb implements AutoCloseable {
      * empty if the series did not exist then.
      */
     public Points after(SeriesState s, long since, int maxPoints) {
+      guard.readLock().lock();
+      try {
+        return closed ? Points.EMPTY : afterOpen(s, since, maxPoints);
+      } finally {
+        guard.readLock().unlock();
+      }
+    }
+
+    private Points afterOpen(SeriesState s, long since, int maxPoints) {
       PointBuffer out = new PointBuffer(16);
       try (RocksIterator it = db.newIterator(chunksCf, read)) {
         it.seekForPrev(Keys.of(s.id, Math.max(0, since)));
@@ -577,32 +634,49 @@ public final class SeriesDb implements AutoCloseable {
 
     @Override
     public void close() {
-      read.close();
-      db.releaseSnapshot(snapshot);
-      snapshot.close();
+      guard.readLock().lock();
+      try {
+        if (!closed) {
+          read.close();
+          db.releaseSnapshot(snapshot);
+          snapshot.close();
+        }
+      } finally {
+        guard.readLock().unlock();
+      }
     }
   }
 
   /** The stored archive bytes of a series, or null. */
   public byte[] archive(SeriesState s) throws IOException {
+    enter();
     try {
-      return db.get(archivesCf, Keys.of(s.id));
-    } catch (RocksDBException e) {
-      throw io(e);
+      try {
+        return db.get(archivesCf, Keys.of(s.id));
+      } catch (RocksDBException e) {
+        throw io(e);
+      }
+    } finally {
+      exit();
     }
   }
 
   /** Replaces a series' archive bytes, unless the series was deleted meanwhile. */
   public void putArchive(SeriesState s, byte[] bytes) throws IOException {
-    synchronized (s) {
-      if (s.deleted) {
-        return;
+    enter();
+    try {
+      synchronized (s) {
+        if (s.deleted) {
+          return;
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+          put(batch, archivesCf, Keys.of(s.id), bytes);
+          // Not synced: an archive lost in a crash is rebuilt from raw points.
+          write(noSync, batch);
+        }
       }
-      try (WriteBatch batch = new WriteBatch()) {
-        put(batch, archivesCf, Keys.of(s.id), bytes);
-        // Not synced: an archive lost in a crash is rebuilt from raw points.
-        write(noSync, batch);
-      }
+    } finally {
+      exit();
     }
   }
 
@@ -644,6 +718,19 @@ public final class SeriesDb implements AutoCloseable {
       it.seek(Keys.of(id, minTime + 1));
       return it.isValid() && Keys.id(it.key()) == id ? Keys.time(it.key()) : Long.MAX_VALUE;
     }
+  }
+
+  /** Holds off {@link #close()} while an operation runs: RocksDB crashes on a closed handle. */
+  private void enter() throws IOException {
+    guard.readLock().lock();
+    if (closed) {
+      guard.readLock().unlock();
+      throw new IOException("the measurement database in " + dir + " is closed");
+    }
+  }
+
+  private void exit() {
+    guard.readLock().unlock();
   }
 
   private void put(WriteBatch b, ColumnFamilyHandle cf, byte[] k, byte[] v) throws IOException {
@@ -693,6 +780,15 @@ public final class SeriesDb implements AutoCloseable {
 
   @Override
   public void close() {
+    guard.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    } finally {
+      guard.writeLock().unlock();
+    }
     for (ColumnFamilyHandle h : handles) {
       h.close();
     }

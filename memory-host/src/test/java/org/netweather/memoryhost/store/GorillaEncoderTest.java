@@ -1,0 +1,84 @@
+package org.netweather.memoryhost.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class GorillaEncoderTest {
+  @Test
+  void roundTrip_randomSeries_returnsEveryPointBitForBit() {
+    Random rnd = new Random(42);
+    for (int trial = 0; trial < 2000; trial++) {
+      int n = 1 + rnd.nextInt(300);
+      long[] t = new long[n];
+      double[] v = new double[n];
+      long time = 1 + (rnd.nextLong() >>> 2);
+      double value = rnd.nextDouble();
+      for (int i = 0; i < n; i++) {
+        switch (rnd.nextInt(6)) {
+          case 0 -> time += 10_000; // steady period
+          case 1 -> time += 10_000 + rnd.nextInt(200) - 100; // jitter
+          case 2 -> time -= rnd.nextInt(1 << 20); // back-dated
+          case 3 -> time += rnd.nextLong() >>> 20; // far jump
+          default -> time += rnd.nextInt(5_000_000);
+        }
+        switch (rnd.nextInt(6)) {
+          case 0 -> { } // repeated value
+          case 1 -> value = rnd.nextDouble();
+          case 2 -> value = rnd.nextInt(1000);
+          case 3 -> value = new double[] {0.0, -0.0, Double.MAX_VALUE, Double.MIN_VALUE,
+              Double.NaN, Double.NEGATIVE_INFINITY}[rnd.nextInt(6)];
+          default -> value += rnd.nextGaussian();
+        }
+        t[i] = time;
+        v[i] = value;
+      }
+      GorillaEncoder e = new GorillaEncoder();
+      for (int i = 0; i < n; i++) {
+        e.add(t[i], v[i]);
+      }
+      byte[] bytes = e.toByteArray();
+      GorillaDecoder d = new GorillaDecoder(bytes, 0, bytes.length * 8L, e.count());
+      for (int i = 0; i < n; i++) {
+        assertTrue(d.hasNext());
+        d.next();
+        assertEquals(t[i], d.time(), "time " + i + " of trial " + trial);
+        assertEquals(Double.doubleToRawLongBits(v[i]), Double.doubleToRawLongBits(d.value()),
+            "value " + i + " of trial " + trial);
+      }
+      assertFalse(d.hasNext());
+    }
+  }
+
+  @Test
+  void bucketEdges_deltaOfDeltaAtEachLimit_roundTrip() {
+    long[] dods = {-63, 64, -64, 65, -255, 256, -256, 257, -2047, 2048, -2048, 2049,
+        Integer.MAX_VALUE, Integer.MIN_VALUE + 1, Integer.MIN_VALUE, 1L << 40, -(1L << 40)};
+    for (long dod : dods) {
+      GorillaEncoder e = new GorillaEncoder();
+      long t0 = 1L << 50;
+      e.add(t0, 1);
+      e.add(t0 + 1000, 2);
+      e.add(t0 + 2000 + dod, 3);
+      GorillaDecoder d = e.decoder();
+      d.next();
+      d.next();
+      d.next();
+      assertEquals(t0 + 2000 + dod, d.time(), "dod " + dod);
+    }
+  }
+
+  @Test
+  void steadySeries_takesAboutTwoBitsPerPoint() {
+    GorillaEncoder e = new GorillaEncoder();
+    for (int i = 0; i < 120; i++) {
+      e.add(1_700_000_000_000L + i * 10_000L, 512.0);
+    }
+    // 16 bytes for the first point, 5 for the first delta, then one bit for the time and one
+    // for the value of each later point: 30 bytes.
+    assertTrue(e.encodedBytes() <= 16 + 5 + 30, "took " + e.encodedBytes() + " bytes");
+  }
+}

@@ -1,0 +1,178 @@
+package org.netweather.memoryhost.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SeriesDbTest {
+  private static final long T0 = 1_700_000_000_000L;
+
+  @TempDir Path dir;
+
+  private static void append(SeriesDb db, String name, long[] t, double[] v) throws IOException {
+    SeriesState s = db.get(name);
+    List<SeriesState> created = new ArrayList<>();
+    if (s == null) {
+      s = db.draft(name, T0);
+      created.add(s);
+    }
+    PointBuffer b = new PointBuffer(t.length);
+    for (int i = 0; i < t.length; i++) {
+      if (!db.contains(s, t[i]) && !b.contains(t[i])) {
+        b.add(t[i], v[i]);
+      }
+    }
+    Map<SeriesState, PointBuffer> fresh = new LinkedHashMap<>();
+    fresh.put(s, b);
+    db.commit(created, fresh);
+    db.seal(s, false);
+  }
+
+  @Test
+  void randomAppends_inAnyOrder_readBackAsTheSortedSet_beforeAndAfterReopen() throws IOException {
+    Random rnd = new Random(7);
+    TreeMap<Long, Double> expected = new TreeMap<>();
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      for (int round = 0; round < 60; round++) {
+        int n = 1 + rnd.nextInt(40);
+        long[] t = new long[n];
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) {
+          // Mostly forward, sometimes back-dated into sealed chunks, sometimes duplicates.
+          long base = expected.isEmpty() ? T0 : expected.lastKey();
+          t[i] = rnd.nextInt(5) == 0 ? T0 + rnd.nextInt((int) (base - T0 + 1))
+              : base + 1 + rnd.nextInt(20_000);
+          v[i] = rnd.nextGaussian();
+          expected.putIfAbsent(t[i], v[i]);
+        }
+        // The first of equal times wins, as the store keeps the first stored.
+        for (int i = 0; i < n; i++) {
+          expected.put(t[i], expected.get(t[i]));
+        }
+        append(db, "user.x:a", t, v);
+        check(db, expected);
+      }
+    }
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      check(db, expected);
+    }
+  }
+
+  private static void check(SeriesDb db, TreeMap<Long, Double> expected) throws IOException {
+    SeriesState s = db.get("user.x:a");
+    Points all = db.range(s, 0, Long.MAX_VALUE, Integer.MAX_VALUE);
+    assertEquals(expected.size(), all.size());
+    assertEquals(expected.size(), s.count());
+    int i = 0;
+    for (Map.Entry<Long, Double> e : expected.entrySet()) {
+      assertEquals(e.getKey(), all.times()[i]);
+      assertEquals(e.getValue(), all.values()[i]);
+      i++;
+    }
+    assertEquals(expected.lastKey(), s.lastTime());
+    assertEquals(expected.lastEntry().getValue(), s.lastValue());
+    assertEquals(expected.firstKey(), s.firstTime());
+    Points last = db.last(s, 7);
+    assertArrayEquals(java.util.Arrays.copyOfRange(all.times(), Math.max(0, all.size() - 7),
+        all.size()), last.times());
+    long from = all.times()[all.size() / 3];
+    long to = all.times()[2 * all.size() / 3];
+    Points mid = db.range(s, from, to, Integer.MAX_VALUE);
+    assertEquals(2 * all.size() / 3 - all.size() / 3 + 1, mid.size());
+  }
+
+  @Test
+  void trim_dropsOldestWholeChunks_byCountAndByAge() throws IOException {
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      long[] t = new long[1000];
+      double[] v = new double[1000];
+      for (int i = 0; i < t.length; i++) {
+        t[i] = T0 + i * 1000L;
+        v[i] = i;
+      }
+      append(db, "user.x:a", t, v);
+      SeriesState s = db.get("user.x:a");
+      assertEquals(1000, s.count());
+      assertEquals(240, db.trim(s, 700, Long.MIN_VALUE));
+      assertEquals(760, s.count());
+      assertEquals(T0 + 240_000, s.firstTime());
+      // By age: chunks ending before the cut go, the one holding the cut stays.
+      db.trim(s, Long.MAX_VALUE, T0 + 500_000);
+      assertEquals(T0 + 480_000, s.firstTime());
+      assertEquals(T0 + 480_000, db.range(s, 0, Long.MAX_VALUE, 10).times()[0]);
+    }
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      assertEquals(520, db.get("user.x:a").count());
+    }
+  }
+
+  @Test
+  void delete_removesEverything_andAReusedNameStartsEmpty() throws IOException {
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      append(db, "user.x:a", new long[] {T0, T0 + 1}, new double[] {1, 2});
+      append(db, "user.x:b", new long[] {T0}, new double[] {3});
+      db.delete(List.of(db.get("user.x:a")));
+      assertNull(db.get("user.x:a"));
+      assertEquals(1, db.seriesCount());
+    }
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      assertNull(db.get("user.x:a"), "a deleted series never comes back");
+      append(db, "user.x:a", new long[] {T0 + 5}, new double[] {9});
+      SeriesState s = db.get("user.x:a");
+      assertEquals(1, s.count());
+      assertEquals(9.0, db.range(s, 0, Long.MAX_VALUE, 10).values()[0]);
+    }
+  }
+
+  @Test
+  void failedCommit_storesNothing_notEvenTheSeries() throws IOException {
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      SeriesState draft = db.draft("user.x:new", T0);
+      PointBuffer b = new PointBuffer(1);
+      b.add(T0, 1);
+      Map<SeriesState, PointBuffer> fresh = new LinkedHashMap<>();
+      fresh.put(draft, b);
+      db.close();
+      try {
+        db.commit(List.of(draft), fresh);
+      } catch (RuntimeException | IOException expected) {
+        // The database is closed: the write cannot happen.
+      }
+    }
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      assertEquals(0, db.seriesCount());
+      assertFalse(db.series().iterator().hasNext());
+    }
+  }
+
+  @Test
+  void view_seesTheStoreAsItWas() throws IOException {
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      append(db, "user.x:a", new long[] {T0, T0 + 1}, new double[] {1, 2});
+      SeriesState s = db.get("user.x:a");
+      try (SeriesDb.View view = db.view()) {
+        append(db, "user.x:a", new long[] {T0 + 2}, new double[] {3});
+        assertEquals(2, view.after(s, 0, 100).size());
+        assertEquals(1, view.after(s, T0, 100).size());
+      }
+      try (SeriesDb.View view = db.view()) {
+        assertEquals(3, view.after(s, 0, 100).size());
+        assertEquals(2, view.after(s, 0, 2).size());
+        assertTrue(view.after(s, T0 + 2, 100).size() == 0);
+      }
+    }
+  }
+}
