@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.Registration;
 import org.netweather.memoryhost.MeasurementStore;
 import org.netweather.memoryhost.MemoryHostService;
+import org.netweather.memoryhost.StoreOptions;
 import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
 import org.netweather.sensor.daemon.SensorProperties;
@@ -39,7 +40,11 @@ class SensorSpoolTest {
 
 
   private void startMemory() throws Exception {
-    store = MeasurementStore.open(dir.resolve("mem"), 10_000, Clock.systemUTC(), pool);
+    startMemory(StoreOptions.defaults(dir.resolve("mem")));
+  }
+
+  private void startMemory(StoreOptions options) throws Exception {
+    store = MeasurementStore.open(options, Clock.systemUTC(), pool);
     memServer = InProcessServerBuilder.forName("m3")
         .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
   }
@@ -60,7 +65,7 @@ class SensorSpoolTest {
     pool.shutdownNow();
   }
 
-  private int stored(String series) {
+  private long stored(String series) {
     return store.count(series);
   }
 
@@ -96,6 +101,42 @@ class SensorSpoolTest {
     sensor.close(); // nothing more is measured or delivered from here on
     long delivered = sensor.delivered();
     sensor = null;
+    assertEquals(delivered, stored("memory.free:alpha") + stored("cpu.availability:alpha"));
+  }
+
+  @Test
+  void spool_whenMemoryHostRefusesNewSeries_keepsThemSpooled_andDeliversWhenTheLimitLifts()
+      throws Exception {
+    ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
+    nsServer = InProcessServerBuilder.forName("ns3").addService(new NameserverService(ns))
+        .build().start();
+    ns.register(Registration.newBuilder().setName("memory@m3").setKind("memory")
+        .setAddress("m3:1").build(), 3600);
+    // Room for one series only: whichever the sensor delivers first is stored, appends that
+    // would create the other are refused and their measurements wait in the spool.
+    startMemory(StoreOptions.defaults(dir.resolve("mem")).withLimits(1, 1000, 20_000));
+    SensorProperties p = new SensorProperties();
+    p.host = "alpha";
+    p.nameserver = "ns3:1";
+    p.dataDir = dir.resolve("sensor").toString();
+    p.probePort = 0;
+    p.memoryPeriodSeconds = 1;
+    p.cpuPeriodSeconds = 3600;
+    sensor = SensorServer.start(p, InProcessServerBuilder.forName("sensor3"),
+        InProcessChannels::forAddress);
+    Thread.sleep(4_000);
+    assertEquals(1, store.seriesCount(), "the limit holds");
+    assertTrue(sensor.spooled() >= 3, "spooled " + sensor.spooled());
+    assertEquals(sensor.delivered(), stored("memory.free:alpha")
+        + stored("cpu.availability:alpha"));
+
+    stopMemory();
+    startMemory();
+    await(() -> sensor.spooled() == 0);
+    sensor.close();
+    long delivered = sensor.delivered();
+    sensor = null;
+    assertTrue(delivered >= 4, "delivered " + delivered);
     assertEquals(delivered, stored("memory.free:alpha") + stored("cpu.availability:alpha"));
   }
 

@@ -118,6 +118,12 @@ public final class MeasurementStore implements AutoCloseable {
         MemoryMetrics.NONE);
   }
 
+  /** Opens the store as {@code options} say. */
+  public static MeasurementStore open(StoreOptions options, Clock clock, Executor watchExecutor)
+      throws IOException {
+    return open(options, clock, watchExecutor, MemoryMetrics.NONE);
+  }
+
   /** Opens the store as {@code options} say, recording what it does in {@code metrics}. */
   static MeasurementStore open(StoreOptions options, Clock clock, Executor watchExecutor,
       MemoryMetrics metrics) throws IOException {

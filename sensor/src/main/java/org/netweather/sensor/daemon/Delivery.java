@@ -31,6 +31,7 @@ final class Delivery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Delivery.class);
   static final int BATCH = 1000;
   private static final long MAX_BACKOFF_MS = 30_000;
+  private static final long PRESSURE_BACKOFF_MS = 5_000;
 
   private final Spool spool;
   private final NetWeatherClient client;
@@ -72,9 +73,17 @@ final class Delivery implements AutoCloseable {
       }
       backoffMs = 0;
     } catch (StatusRuntimeException e) {
-      backoffMs = Math.max(500, Math.min(MAX_BACKOFF_MS, backoffMs * 2));
+      if (e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+        // Back-pressure (a full disk, a limit on series): waiting is the answer, and the
+        // spool keeps the measurements meanwhile, within its own bound.
+        backoffMs = Math.max(PRESSURE_BACKOFF_MS, Math.min(MAX_BACKOFF_MS, backoffMs * 2));
+        log.warn("memory-host is exhausted ({}); measurements stay spooled, next try in {} s",
+            e.getStatus().getDescription(), backoffMs / 1000);
+      } else {
+        backoffMs = Math.max(500, Math.min(MAX_BACKOFF_MS, backoffMs * 2));
+        log.debug("delivery failed ({}); retrying in {} ms", e.getStatus(), backoffMs);
+      }
       nextTryMs = System.currentTimeMillis() + backoffMs;
-      log.debug("delivery failed ({}); retrying in {} ms", e.getStatus(), backoffMs);
     } catch (IOException | RuntimeException e) {
       log.error("delivery failed", e);
     }
@@ -121,8 +130,10 @@ final class Delivery implements AutoCloseable {
           spool.acknowledge(h.getValue().stream().mapToLong(SpoolEntry::seq).toArray());
           continue;
         }
-        // Ask the nameserver again next time: the series may have moved.
-        h.getValue().forEach(x -> addressOf.remove(x.series()));
+        if (e.getStatus().getCode() != Status.Code.RESOURCE_EXHAUSTED) {
+          // Ask the nameserver again next time: the series may have moved.
+          h.getValue().forEach(x -> addressOf.remove(x.series()));
+        }
         failure = e;
         continue;
       }
