@@ -48,14 +48,14 @@ class ScheduleCommandTest {
   @Test
   void schedule_withoutPlugin_listsThePlugins() {
     assertEquals(2, run());
-    assertTrue(err.toString().contains("broadcast, jacobi, pipeline, tree"), err.toString());
+    assertTrue(err.toString().contains("broadcast, cluster, jacobi, pipeline, swap, tree"), err.toString());
   }
 
   @Test
   void schedule_unknownPlugin_namesTheKnownOnesExitTwo() {
     assertEquals(2, run("nosuch", "--size", "10"));
-    assertEquals("nws schedule: unknown scheduler 'nosuch'; known: broadcast, jacobi, pipeline, "
-        + "tree", err.toString().strip());
+    assertEquals("nws schedule: unknown scheduler 'nosuch'; known: broadcast, cluster, jacobi, "
+        + "pipeline, swap, tree", err.toString().strip());
   }
 
   @Test

@@ -116,4 +116,12 @@ class SchedulerPluginRegistryTest {
     assertThrows(IllegalArgumentException.class,
         () -> new SchedulerPluginRegistry().register(new Fake(" ", 5, true)));
   }
+
+  @Test
+  void defaultRegistry_findsEveryBuiltInPluginThroughServiceLoader() {
+    // Nothing registers these by hand: only META-INF/services names them.
+    assertEquals(java.util.List.of("broadcast", "cluster", "jacobi", "pipeline", "swap", "tree"),
+        SchedulerPluginRegistry.getDefaultRegistry().providers().stream()
+            .map(SchedulerPluginProvider::name).toList());
+  }
 }
