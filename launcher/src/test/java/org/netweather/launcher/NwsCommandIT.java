@@ -186,8 +186,8 @@ class NwsCommandIT {
     assertFails(2, "nws clique delete: Missing required parameter", r);
     assertTrue(r.err.contains("(nws clique delete --help for usage)"), r.err);
     assertEquals(2, runOffline("clique").exit);
-    assertFails(2, "nws schedule: unknown scheduler 'nosuch'; known: broadcast, jacobi, "
-        + "pipeline, tree", runOffline("schedule", "nosuch"));
+    assertFails(2, "nws schedule: unknown scheduler 'nosuch'; known: broadcast, cluster, "
+        + "jacobi, pipeline, swap, tree", runOffline("schedule", "nosuch"));
   }
 
   @Test
