@@ -23,7 +23,7 @@ import org.netweather.api.v1.GetSnapshotRequest;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.ProxyGrpc;
 import org.netweather.api.v1.SeriesPoints;
-import org.netweather.clients.NetWeatherClient;
+import org.netweather.client.NetWeatherClient;
 
 /**
  * A 64-host cluster (4 032 ordered pairs) of synthetic series behind a proxy, deployed as in
@@ -101,8 +101,9 @@ public final class ProxyBenchmark {
         }
       }
       ManagedChannel nsChannel = channel(ns);
-      try (NetWeatherClient client = new NetWeatherClient(nsChannel, Duration.ofSeconds(30),
-          a -> NettyChannelBuilder.forTarget(a).usePlaintext().build())) {
+      try (NetWeatherClient client = NetWeatherClient.forChannel(nsChannel)
+          .deadline(Duration.ofSeconds(30))
+          .channels(a -> NettyChannelBuilder.forTarget(a).usePlaintext().build()).build()) {
         waitFor("memory-host", () -> !client.search("(kind=memory)").isEmpty());
         long now = System.currentTimeMillis();
         List<SeriesPoints> batch = new ArrayList<>();

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SeriesPoints;
-import org.netweather.clients.NetWeatherClient;
+import org.netweather.client.NetWeatherClient;
 
 /**
  * Nameserver and memory-host as separate processes; 10 000 measurements appended while the
@@ -52,8 +52,10 @@ class CrashRecoveryIT {
       Process ns = procs.start("nameserver", nsArgs);
       Process mem = procs.start("memory", memArgs);
       ManagedChannel nsChannel = DaemonProcesses.channel(nsPort);
-      try (NetWeatherClient client = new NetWeatherClient(nsChannel, Duration.ofSeconds(5),
-          address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))) {
+      try (NetWeatherClient client = NetWeatherClient.forChannel(nsChannel)
+          .deadline(Duration.ofSeconds(5))
+          .channels(address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))
+          .build()) {
         await("memory-host registered", () -> hasMemoryHost(client), procs);
 
         long base = System.currentTimeMillis() - 3_600_000;

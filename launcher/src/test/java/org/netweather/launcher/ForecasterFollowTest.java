@@ -20,7 +20,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.netweather.testing.InProcessChannels;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecasterGrpc;
@@ -36,6 +35,7 @@ import org.netweather.memoryhost.MeasurementStore;
 import org.netweather.memoryhost.MemoryHostService;
 import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
+import org.netweather.testing.InProcessChannels;
 
 /**
  * The forecaster follows a memory-host in-process: forecasts follow appends, and after the

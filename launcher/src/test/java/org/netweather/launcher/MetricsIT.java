@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.Measurement;
-import org.netweather.clients.NetWeatherClient;
+import org.netweather.client.NetWeatherClient;
 
 /**
  * {@code nws up}'s metrics endpoint as operators use it: scraped by a real Prometheus server,
@@ -55,8 +55,10 @@ class MetricsIT {
           "--probe-port", "" + DaemonProcesses.freePort(),
           "--metrics-port", "" + metrics);
       ManagedChannel nsChannel = DaemonProcesses.channel(ns);
-      try (NetWeatherClient client = new NetWeatherClient(nsChannel, Duration.ofSeconds(5),
-          address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))) {
+      try (NetWeatherClient client = NetWeatherClient.forChannel(nsChannel)
+          .deadline(Duration.ofSeconds(5))
+          .channels(address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))
+          .build()) {
         await("every daemon started", () -> {
           try {
             return procs.log("up").contains("NetWeather is up");

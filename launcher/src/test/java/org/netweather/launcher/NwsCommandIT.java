@@ -28,6 +28,7 @@ import org.netweather.api.v1.AppendResponse;
 import org.netweather.api.v1.FetchResponse;
 import org.netweather.api.v1.ListSeriesResponse;
 import org.netweather.api.v1.SearchResponse;
+import org.netweather.cli.NwsCommand;
 import org.netweather.memoryhost.MemoryHostProperties;
 import org.netweather.memoryhost.MemoryHostServer;
 import org.netweather.nameserver.NameserverProperties;
@@ -81,7 +82,7 @@ class NwsCommandIT {
   private static Result runOffline(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cmd = Nws.commandLine();
+    CommandLine cmd = NwsCommand.commandLine();
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
     int exit = cmd.execute(args);
@@ -185,8 +186,8 @@ class NwsCommandIT {
     assertFails(2, "nws clique delete: Missing required parameter", r);
     assertTrue(r.err.contains("(nws clique delete --help for usage)"), r.err);
     assertEquals(2, runOffline("clique").exit);
-    assertFails(2, "nws schedule: unknown scheduler 'nosuch'; known: broadcast, jacobi, "
-        + "pipeline, tree", runOffline("schedule", "nosuch"));
+    assertFails(2, "nws schedule: unknown scheduler 'nosuch'; known: broadcast, cluster, "
+        + "jacobi, pipeline, swap, tree", runOffline("schedule", "nosuch"));
   }
 
   @Test

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.netweather.testing.InProcessChannels;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.api.v1.GetSnapshotRequest;
@@ -35,6 +34,7 @@ import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
+import org.netweather.testing.InProcessChannels;
 
 /** The proxy keeps serving its cluster across a forecaster restart, in-process. */
 class ProxyForecasterRestartTest {

@@ -15,7 +15,7 @@
  *       memory-capped, and integer widths.
  *   <li>{@link org.netweather.scheduler.jacobi.JacobiScheduler}: resource selection and the
  *       feasibility filters, producing a {@link org.netweather.scheduler.jacobi.JacobiSchedule}.
- *   <li>{@link org.netweather.scheduler.jacobi.JacobiDemonstrator}: runs real Jacobi sweeps on
+ *   <li>{@code JacobiDemonstrator} (scheduler-sim): runs real Jacobi sweeps on
  *       local threads with a schedule's widths and compares predicted and measured times.
  * </ul>
  *

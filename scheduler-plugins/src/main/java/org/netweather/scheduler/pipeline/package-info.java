@@ -13,7 +13,7 @@
  *       CPUs, point-to-point links) and {@link org.netweather.scheduler.pipeline.BfcScheduler}
  *       (rate balancing, shared links, power cap).
  *   <li>{@link org.netweather.scheduler.pipeline.MultiQueryScheduler}: MCI, MAC, MET.
- *   <li>{@link org.netweather.scheduler.pipeline.PipelineSimulator}: executes a placement with
+ *   <li>{@code PipelineSimulator} (scheduler-sim): executes a placement with
  *       demand-driven buffers and max-min shared links, to check estimates.
  * </ul>
  *

@@ -7,13 +7,13 @@ import org.netweather.scheduler.frame.ResourceSnapshot;
 
 /**
  * Epochs for a live {@link SwapManager} from a cluster's NetWeather forecasts: fetches a
- * snapshot (e.g. {@code SnapshotCommand.fetch} through a proxy) at most once per refresh
+ * snapshot (e.g. {@code NetWeatherClient.snapshot} from a proxy) at most once per refresh
  * interval, and builds the hosts with {@link SnapshotHostViews}. A failed fetch keeps the last
  * snapshot; with none yet, {@link #epoch} throws and the swap point should be skipped.
  *
  * <pre>{@code
- * LiveForecasts live = new LiveForecasts(() -> SnapshotConverter.toModel(
- *     SnapshotCommand.fetch(session, connection, "lab")), 10, 60, 1e7, clock);
+ * LiveForecasts live = new LiveForecasts(
+ *     () -> SnapshotConverter.toModel(client.snapshot("lab")), 10, 60, 1e7, clock);
  * group.run(iterations, period, it -> live.epoch(manager, it, iterations - it, w, c, bytes, 0.5));
  * }</pre>
  *

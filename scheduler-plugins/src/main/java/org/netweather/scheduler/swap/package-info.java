@@ -7,18 +7,18 @@
  *   <li>Library: {@link org.netweather.scheduler.swap.SwapState} (register iteration state),
  *       {@link org.netweather.scheduler.swap.IterativeProcess} and
  *       {@link org.netweather.scheduler.swap.ProcessGroup} (over-allocated processes, a swap
- *       point every k iterations); {@link org.netweather.scheduler.swap.ExampleIterativeApp}.
+ *       point every k iterations); {@code ExampleIterativeApp} (scheduler-sim).
  *   <li>Policies: {@link org.netweather.scheduler.swap.NaivePolicy} (the seed's, and with the
  *       self-load correction) and {@link org.netweather.scheduler.swap.FphPolicy}.
  *   <li>{@link org.netweather.scheduler.swap.SwapManager} (one per application) and
  *       {@link org.netweather.scheduler.swap.SwapDispatcher}, served over loopback TCP by
  *       {@link org.netweather.scheduler.swap.SwapDispatcherServer}.
- *   <li>{@link org.netweather.scheduler.swap.SwapSimulator}: the §5d experiment.
+ *   <li>{@code SwapSimulator} (scheduler-sim): the §5d experiment.
  *   <li>Live forecasts: {@link org.netweather.scheduler.swap.SnapshotHostViews} builds the
  *       policies' host views from a NetWeather cluster snapshot (CPU availability forecast and
  *       its MAE, corrected for our own process on active hosts; bandwidth for swap costs), and
  *       {@link org.netweather.scheduler.swap.LiveForecasts} fetches one per refresh interval
- *       for a manager's epochs, from a proxy ({@code SnapshotCommand.fetch}) or a file. {@code
+ *       for a manager's epochs, from a proxy ({@code NetWeatherClient.snapshot}) or a file. {@code
  *       nws swap views (--cluster C | --snapshot FILE) --active H1,H2} shows what they see.
  * </ul>
  *

@@ -11,10 +11,10 @@
  *       first and which it never serves, for multi-port and single-port sends.
  *   <li>{@link org.netweather.scheduler.tree.ThroughputBound}: the steady-state bound on tasks
  *       per second (§2a.2).
- *   <li>{@link org.netweather.scheduler.tree.TaskFarmSimulator}: a discrete-event simulation of
+ *   <li>{@code TaskFarmSimulator} (scheduler-sim): a discrete-event simulation of
  *       the paper's autonomous protocols.
  *   <li>{@link org.netweather.scheduler.tree.TreeReader}: the tree file format.
- *   <li>{@link org.netweather.scheduler.tree.ApplicationSweep}: the paper's 18 application types.
+ *   <li>{@code ApplicationSweep} (scheduler-sim): the paper's 18 application types.
  * </ul>
  *
  * <h2>Units</h2>

@@ -15,7 +15,7 @@ import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.api.v1.SeriesPoints;
-import org.netweather.clients.NetWeatherClient;
+import org.netweather.client.NetWeatherClient;
 import org.netweather.sensor.spool.SpoolEntry;
 import org.netweather.sensor.spool.Spool;
 import org.slf4j.Logger;
@@ -121,7 +121,7 @@ final class Delivery implements AutoCloseable {
       AppendRequest.Builder req = AppendRequest.newBuilder();
       bySeries.values().forEach(req::addBatches);
       try {
-        client.memoryHost(h.getKey()).append(req.build());
+        client.append(h.getKey(), req.build());
       } catch (StatusRuntimeException e) {
         if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
           // A measurement the memory-host will never take would block the spool forever.

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Activity;
 import org.netweather.api.v1.Registration;
-import org.netweather.clients.NetWeatherClient;
+import org.netweather.client.NetWeatherClient;
 import org.netweather.model.SeriesName;
 import org.netweather.runtime.Addresses;
 import org.netweather.runtime.DaemonServer;
@@ -75,7 +75,9 @@ public final class SensorServer implements AutoCloseable {
     ScheduledExecutorService cliqueThread = Executors.newSingleThreadScheduledExecutor(
         new NamedThreadFactory("sensor-clique"));
     ManagedChannel ns = channels.apply(props.nameserver);
-    NetWeatherClient client = new NetWeatherClient(ns, Duration.ofSeconds(10), channels);
+    // One try per call: the spool already retries every measurement until it is acknowledged.
+    NetWeatherClient client = NetWeatherClient.forChannel(ns).deadline(Duration.ofSeconds(10))
+        .maxAttempts(1).channels(channels).build();
     Delivery delivery = new Delivery(spool, client, scheduler);
     SkillSet skills = SkillSet.create();
     String daemon = "sensor";

@@ -1,0 +1,197 @@
+package org.netweather.cli.schedule;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.netweather.cli.ConnectionOptions;
+import org.netweather.cli.output.JsonWriter;
+import org.netweather.scheduler.frame.ResourceSnapshot;
+import org.netweather.scheduler.swap.HostView;
+import org.netweather.scheduler.swap.SnapshotHostViews;
+import org.netweather.scheduler.swap.SwapDispatcher;
+import org.netweather.scheduler.swap.SwapDispatcherClient;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nws swap status|force}: watch and steer process swapping through the swap dispatcher.
+ *
+ * <pre>{@code
+ * nws swap status [APP] [--json]
+ * nws swap force APP OUT_HOST IN_HOST
+ * nws swap views (--snapshot FILE | --cluster C) [--active H1,H2] [--json]
+ * }</pre>
+ */
+@Command(name = "swap", subcommands = {SwapCommand.Status.class, SwapCommand.Force.class,
+    SwapCommand.Views.class},
+    description = "Watch and force process swaps of iterative applications.")
+public final class SwapCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--dispatcher-host", paramLabel = "HOST", defaultValue = "localhost",
+      description = "Swap dispatcher host (default: ${DEFAULT-VALUE}).", scope =
+      picocli.CommandLine.ScopeType.INHERIT)
+  String host;
+
+  @Option(names = "--dispatcher-port", paramLabel = "PORT",
+      defaultValue = "" + SwapDispatcher.DEFAULT_PORT,
+      description = "Swap dispatcher port (default: ${DEFAULT-VALUE}).",
+      scope = picocli.CommandLine.ScopeType.INHERIT)
+  int port;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return 2;
+  }
+
+  List<String> request(String line) {
+    List<String> reply;
+    try {
+      reply = SwapDispatcherClient.request(host, port, line);
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof ConnectException) {
+        throw new IllegalStateException("cannot reach the swap dispatcher at " + host + ":" + port
+            + " (" + e.getCause().getMessage() + "); is it running? (--dispatcher-host, "
+            + "--dispatcher-port)", e);
+      }
+      throw e;
+    }
+    for (String r : reply) {
+      if (r.startsWith("ERR ")) {
+        throw new IllegalArgumentException(r.substring(4));
+      }
+    }
+    return reply;
+  }
+
+  /** {@code nws swap status}. */
+  @Command(name = "status", description = "Each application's policy, root, ranks and swaps.")
+  static final class Status implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @ParentCommand SwapCommand parent;
+
+    @Parameters(arity = "0..1", paramLabel = "APP", description = "One application only.")
+    String application;
+
+    @Option(names = "--json", description = "Print a JSON document.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      List<String> lines = parent.request("STATUS" + (application == null ? ""
+          : " " + application));
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        List<Object> apps = new ArrayList<>();
+        for (String l : lines) {
+          String[] w = l.split(" ");
+          Map<String, Object> a = new java.util.LinkedHashMap<>();
+          a.put("application", w[0]);
+          for (int i = 1; i < w.length; i++) {
+            String[] kv = w[i].split("=", 2);
+            a.put(kv[0], kv[0].equals("swaps") ? (Object) Integer.parseInt(kv[1]) : kv[1]);
+          }
+          apps.add(a);
+        }
+        out.println(JsonWriter.write(Map.of("applications", apps)));
+      } else if (lines.isEmpty()) {
+        out.println("no applications");
+      } else {
+        lines.forEach(out::println);
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code nws swap force}. */
+  @Command(name = "force", description = "Swap OUT for IN at the application's next swap point.")
+  static final class Force implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @ParentCommand SwapCommand parent;
+
+    @Parameters(index = "0", paramLabel = "APP") String application;
+    @Parameters(index = "1", paramLabel = "OUT") String out;
+    @Parameters(index = "2", paramLabel = "IN") String in;
+
+    @Override
+    public Integer call() {
+      parent.request("FORCE " + application + " " + out + " " + in);
+      spec.commandLine().getOut().printf("%s: %s will swap for %s at the next swap point%n",
+          application, out, in);
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+  }
+
+  /** {@code nws swap views}: what the policies would see of a cluster now. */
+  @Command(name = "views", description = "Each host as the swap policies see it, from a "
+      + "cluster's forecasts: load, self-load corrected CPU forecast and its error.")
+  static final class Views implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Mixin ConnectionOptions connection;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    SnapshotSource source;
+
+    @Option(names = "--active", paramLabel = "H1,H2", split = ",",
+        description = "Hosts that run a rank (their own process is taken out of their load).")
+    List<String> active = List.of();
+
+    @Option(names = "--persistence", paramLabel = "SECONDS", defaultValue = "60",
+        description = "τ given to every host (default: ${DEFAULT-VALUE}).")
+    double persistence;
+
+    @Option(names = "--json", description = "Print a JSON document.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      ResourceSnapshot s = source.load(connection);
+      List<String> hosts = s.hosts().stream().map(h -> h.name()).toList();
+      for (String a : active) {
+        if (s.indexOf(a) < 0) {
+          throw new IllegalArgumentException("--active: host '" + a + "' is not in "
+              + source.describe());
+        }
+      }
+      List<HostView> views = SnapshotHostViews.views(s, hosts, active::contains, persistence);
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        List<Object> rows = new ArrayList<>();
+        for (HostView v : views) {
+          Map<String, Object> r = new java.util.LinkedHashMap<>();
+          r.put("host", v.name());
+          r.put("active", v.active());
+          r.put("loadAverage", Double.isNaN(v.loadAverage()) ? null : v.loadAverage());
+          r.put("forecast", v.forecast());
+          r.put("error", v.error());
+          r.put("persistence", v.persistence());
+          rows.add(r);
+        }
+        out.println(JsonWriter.write(Map.of("cluster", s.cluster(), "hosts", rows)));
+      } else {
+        out.printf("%-16s %-6s %8s %9s %7s%n", "host", "active", "load", "forecast", "error");
+        for (HostView v : views) {
+          out.printf(java.util.Locale.ROOT, "%-16s %-6s %8s %9.3f %7.3f%n", v.name(),
+              v.active() ? "yes" : "no", Double.isNaN(v.loadAverage()) ? "-"
+                  : String.format(java.util.Locale.ROOT, "%.2f", v.loadAverage()),
+              v.forecast(), v.error());
+        }
+      }
+      out.flush();
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package org.netweather.client;
+
+import io.grpc.Channel;
+import java.util.List;
+import org.netweather.api.v1.AssignSeriesRequest;
+import org.netweather.api.v1.Clique;
+import org.netweather.api.v1.DeleteCliqueRequest;
+import org.netweather.api.v1.HeartbeatRequest;
+import org.netweather.api.v1.HeartbeatResponse;
+import org.netweather.api.v1.ListCliquesRequest;
+import org.netweather.api.v1.ListDirectoryRequest;
+import org.netweather.api.v1.LookupRequest;
+import org.netweather.api.v1.NameserverGrpc;
+import org.netweather.api.v1.PutCliqueRequest;
+import org.netweather.api.v1.RegisterRequest;
+import org.netweather.api.v1.RegisterResponse;
+import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SearchRequest;
+import org.netweather.api.v1.SeriesAssignment;
+import org.netweather.api.v1.UnregisterRequest;
+
+/**
+ * The nameserver's calls: registrations and leases, search, the series directory and cliques.
+ * Register, Unregister, AssignSeries, PutClique and DeleteClique are retried on UNAVAILABLE and
+ * DEADLINE_EXCEEDED, as the service documents; the others are tried once.
+ */
+public final class NameserverCalls {
+  private final NameserverGrpc.NameserverBlockingStub stub;
+  private final Retrier retrier;
+
+  NameserverCalls(Channel nameserver, Retrier retrier) {
+    this.stub = NameserverGrpc.newBlockingStub(nameserver);
+    this.retrier = retrier;
+  }
+
+  /** Registers (or re-registers) {@code registration} for a lease of {@code ttlSeconds}. */
+  public RegisterResponse register(Registration registration, long ttlSeconds) {
+    RegisterRequest req = RegisterRequest.newBuilder().setRegistration(registration)
+        .setTtlSeconds(ttlSeconds).build();
+    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).register(req));
+  }
+
+  /** Extends a lease; NOT_FOUND means it expired and the holder must register again. */
+  public HeartbeatResponse heartbeat(String leaseId) {
+    HeartbeatRequest req = HeartbeatRequest.newBuilder().setLeaseId(leaseId).build();
+    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).heartbeat(req));
+  }
+
+  /** Removes a registration; whether a live one was removed. */
+  public boolean unregister(String name) {
+    UnregisterRequest req = UnregisterRequest.newBuilder().setName(name).build();
+    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).unregister(req))
+        .getRemoved();
+  }
+
+  public Registration lookup(String name) {
+    LookupRequest req = LookupRequest.newBuilder().setName(name).build();
+    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).lookup(req));
+  }
+
+  /** Live registrations matching an LDAP-style filter such as {@code (kind=memory)}. */
+  public List<Registration> search(String filter) {
+    SearchRequest req = SearchRequest.newBuilder().setFilter(filter).build();
+    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).search(req))
+        .getRegistrationsList();
+  }
+
+  /** The memory-host of each series, assigning one to new series. */
+  public List<SeriesAssignment> assign(List<String> series) {
+    AssignSeriesRequest req = AssignSeriesRequest.newBuilder().addAllSeries(series).build();
+    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).assignSeries(req))
+        .getAssignmentsList();
+  }
+
+  /** The series directory, optionally only series matching {@code pattern}. */
+  public List<SeriesAssignment> directory(String pattern) {
+    ListDirectoryRequest req = ListDirectoryRequest.newBuilder().setPattern(pattern).build();
+    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listSeries(req))
+        .getAssignmentsList();
+  }
+
+  public Clique putClique(Clique clique) {
+    PutCliqueRequest req = PutCliqueRequest.newBuilder().setClique(clique).build();
+    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).putClique(req));
+  }
+
+  /** Deletes a clique; whether one was removed. */
+  public boolean deleteClique(String name) {
+    DeleteCliqueRequest req = DeleteCliqueRequest.newBuilder().setName(name).build();
+    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).deleteClique(req))
+        .getRemoved();
+  }
+
+  /** Clique definitions, optionally only those that include {@code host} (empty: all). */
+  public List<Clique> cliques(String host) {
+    ListCliquesRequest req = ListCliquesRequest.newBuilder().setHost(host).build();
+    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listCliques(req))
+        .getCliquesList();
+  }
+}

@@ -1,0 +1,387 @@
+package org.netweather.client;
+
+import io.grpc.Channel;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.AppendResponse;
+import org.netweather.api.v1.Clique;
+import org.netweather.api.v1.ClusterSnapshot;
+import org.netweather.api.v1.Criterion;
+import org.netweather.api.v1.FetchConsolidatedRequest;
+import org.netweather.api.v1.FetchConsolidatedResponse;
+import org.netweather.api.v1.FetchRequest;
+import org.netweather.api.v1.FetchResponse;
+import org.netweather.api.v1.Forecast;
+import org.netweather.api.v1.ForecastPointsRequest;
+import org.netweather.api.v1.ForecastUpdate;
+import org.netweather.api.v1.ForecasterGrpc;
+import org.netweather.api.v1.GetForecastRequest;
+import org.netweather.api.v1.GetForecastsRequest;
+import org.netweather.api.v1.GetForecastsResponse;
+import org.netweather.api.v1.GetSnapshotRequest;
+import org.netweather.api.v1.ListSeriesRequest;
+import org.netweather.api.v1.Measurement;
+import org.netweather.api.v1.MemoryHostGrpc;
+import org.netweather.api.v1.ProxyGrpc;
+import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.Resolution;
+import org.netweather.api.v1.SeriesAssignment;
+import org.netweather.api.v1.SeriesPoints;
+import org.netweather.api.v1.SeriesSummary;
+import org.netweather.api.v1.TimeRange;
+import org.netweather.api.v1.WatchRequest;
+import org.netweather.api.v1.WatchResponse;
+import org.netweather.api.v1.WatchSnapshotRequest;
+
+/**
+ * The Java client of NetWeather, for schedulers and tools: it finds every daemon through the
+ * nameserver, so a caller names only the nameserver.
+ *
+ * <pre>{@code
+ * try (NetWeatherClient nws = NetWeatherClient.forAddress("ns.example:8090")
+ *     .deadline(Duration.ofSeconds(5)).build()) {
+ *   nws.put("cpu.availability:alpha", List.of(measurement));
+ *   Forecast next = nws.forecast("cpu.availability:alpha", Criterion.CRITERION_MSE);
+ *   ClusterSnapshot lab = nws.snapshot("lab");
+ * }
+ * }</pre>
+ *
+ * <p>Every call has the builder's deadline, retries included. A call is retried only where its
+ * rpc's documentation says it is safe (see {@code api/src/main/proto/netweather/v1}); streams
+ * are never retried, their caller resumes. Failures surface as {@link StatusRuntimeException}.
+ *
+ * <p>Channels: a nameserver channel passed to {@link #forChannel} stays the caller's; one built
+ * from an address by {@link #forAddress} is closed by {@link #close()}, as is every channel this
+ * client opens to other daemons.
+ *
+ * <p>Thread-safe.
+ */
+public final class NetWeatherClient implements AutoCloseable {
+  /** Waits between retries; tests pass one that records instead of sleeping. */
+  @FunctionalInterface
+  public interface Sleeper {
+    void sleep(Duration d) throws InterruptedException;
+  }
+
+  private final NameserverCalls nameserver;
+  private final ManagedChannel ownedNameserver;
+  private final String nameserverTarget;
+  private final ChannelPool channels;
+  private final Retrier retrier;
+  private final SeriesLocator locator;
+
+  private NetWeatherClient(NetWeatherClientBuilder b, Channel ns, ManagedChannel owned) {
+    this.ownedNameserver = owned;
+    this.nameserverTarget = b.target != null ? b.target : ns.authority();
+    this.retrier = new Retrier(b.deadline, b.maxAttempts, b.backoff, b.sleeper);
+    this.nameserver = new NameserverCalls(ns, retrier);
+    this.channels = new ChannelPool(b::open);
+    this.locator = new SeriesLocator(nameserver::assign, nameserver::directory);
+  }
+
+  /** A client that builds, and later closes, its own channel to the nameserver. */
+  public static NetWeatherClientBuilder forAddress(String nameserver) {
+    return new NetWeatherClientBuilder(nameserver, null);
+  }
+
+  /** A client over the caller's nameserver channel, which {@link #close()} leaves open. */
+  public static NetWeatherClientBuilder forChannel(Channel nameserver) {
+    return new NetWeatherClientBuilder(null, nameserver);
+  }
+
+  static NetWeatherClient build(NetWeatherClientBuilder b) {
+    if (b.channel != null) {
+      return new NetWeatherClient(b, b.channel, null);
+    }
+    ManagedChannel owned = b.open(b.target);
+    return new NetWeatherClient(b, owned, owned);
+  }
+
+  /** The nameserver as given: its address, or the authority of the channel given. */
+  public String nameserver() {
+    return nameserverTarget;
+  }
+
+  /** The deadline of every call. */
+  public Duration deadline() {
+    return retrier.deadline();
+  }
+
+  /** Registrations, leases, the series directory and cliques: the nameserver's calls. */
+  public NameserverCalls registry() {
+    return nameserver;
+  }
+
+  /** A channel to {@code address}, opened once and closed with this client. */
+  public Channel channel(String address) {
+    return channels.get(address);
+  }
+
+  // ---- shortcuts to the nameserver ----
+
+  public List<Registration> search(String filter) {
+    return nameserver.search(filter);
+  }
+
+  public Registration lookup(String name) {
+    return nameserver.lookup(name);
+  }
+
+  public List<SeriesAssignment> assign(List<String> series) {
+    return nameserver.assign(series);
+  }
+
+  public List<SeriesAssignment> directory(String pattern) {
+    return nameserver.directory(pattern);
+  }
+
+  public Clique putClique(Clique clique) {
+    return nameserver.putClique(clique);
+  }
+
+  public boolean deleteClique(String name) {
+    return nameserver.deleteClique(name);
+  }
+
+  public List<Clique> cliques(String host) {
+    return nameserver.cliques(host);
+  }
+
+  // ---- measurements: the memory-hosts ----
+
+  /**
+   * Stores measurements, each batch on its series' memory-host. Safe to retry: a repeated
+   * (series, timestamp) is counted as a duplicate, not stored twice. A memory-host that stays
+   * UNAVAILABLE may have handed its series on, so the directory is asked again, once.
+   */
+  public AppendResponse put(List<SeriesPoints> batches) {
+    List<String> names = batches.stream().map(SeriesPoints::getSeries).toList();
+    Map<String, String> where = locator.assigned(names, false);
+    Map<String, List<SeriesPoints>> byAddress = new LinkedHashMap<>();
+    for (SeriesPoints b : batches) {
+      byAddress.computeIfAbsent(where.get(b.getSeries()), k -> new ArrayList<>()).add(b);
+    }
+    long stored = 0;
+    long duplicates = 0;
+    for (Map.Entry<String, List<SeriesPoints>> e : byAddress.entrySet()) {
+      AppendRequest req = AppendRequest.newBuilder().addAllBatches(e.getValue()).build();
+      AppendResponse r;
+      try {
+        r = append(e.getKey(), req);
+      } catch (StatusRuntimeException ex) {
+        if (ex.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+          throw ex;
+        }
+        List<String> moved = e.getValue().stream().map(SeriesPoints::getSeries).toList();
+        r = append(locator.assigned(moved, true).get(moved.get(0)), req);
+      }
+      stored += r.getStored();
+      duplicates += r.getDuplicates();
+    }
+    return AppendResponse.newBuilder().setStored(stored).setDuplicates(duplicates).build();
+  }
+
+  /** Stores one series' measurements. */
+  public AppendResponse put(String series, List<Measurement> points) {
+    return put(List.of(SeriesPoints.newBuilder().setSeries(series).addAllPoints(points).build()));
+  }
+
+  /** Appends a batch on the memory-host at {@code address}, for callers that route themselves. */
+  public AppendResponse append(String address, AppendRequest request) {
+    return retrier.call(Retrier.SAFE, d -> memoryHost(address).withDeadline(d).append(request));
+  }
+
+  /** The newest {@code n} raw points of a series. */
+  public FetchResponse last(String series, int n) {
+    return fetch(FetchRequest.newBuilder().setSeries(series).setLast(n).build());
+  }
+
+  /** Raw points of a series in [fromMs, toMs]; toMs = 0 means now. */
+  public FetchResponse range(String series, long fromMs, long toMs) {
+    return fetch(FetchRequest.newBuilder().setSeries(series)
+        .setRange(TimeRange.newBuilder().setFromMs(fromMs).setToMs(toMs)).build());
+  }
+
+  private FetchResponse fetch(FetchRequest request) {
+    String address = locator.existing(request.getSeries());
+    return retrier.call(Retrier.SAFE, d -> memoryHost(address).withDeadline(d).fetch(request));
+  }
+
+  /** Consolidated rows (average, min, max per step) of a series in [fromMs, toMs]. */
+  public FetchConsolidatedResponse consolidated(String series, Resolution resolution,
+      long fromMs, long toMs) {
+    String address = locator.existing(series);
+    FetchConsolidatedRequest req = FetchConsolidatedRequest.newBuilder().setSeries(series)
+        .setResolution(resolution)
+        .setRange(TimeRange.newBuilder().setFromMs(fromMs).setToMs(toMs)).build();
+    return retrier.call(Retrier.SAFE,
+        d -> memoryHost(address).withDeadline(d).fetchConsolidated(req));
+  }
+
+  /** Summaries of every series on every live memory-host, optionally matching a pattern. */
+  public List<SeriesSummary> series(String pattern) {
+    List<SeriesSummary> out = new ArrayList<>();
+    ListSeriesRequest req = ListSeriesRequest.newBuilder().setPattern(pattern).build();
+    for (Registration m : search("(kind=memory)")) {
+      out.addAll(retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress()).withDeadline(d)
+          .listSeries(req)).getSeriesList());
+    }
+    out.sort((a, b) -> a.getSeries().compareTo(b.getSeries()));
+    return out;
+  }
+
+  /**
+   * Streams one memory-host's stored points after {@code request.since_ms}, then its appends.
+   * No deadline: a watch lasts until closed or ended by the server.
+   */
+  public Subscription watch(String memoryHostAddress, WatchRequest request,
+      StreamObserver<WatchResponse> observer) {
+    Subscription s = new Subscription();
+    MemoryHostGrpc.newStub(channel(memoryHostAddress)).watch(request, s.bind(observer));
+    return s;
+  }
+
+  private MemoryHostGrpc.MemoryHostBlockingStub memoryHost(String address) {
+    return MemoryHostGrpc.newBlockingStub(channel(address));
+  }
+
+  // ---- forecasts: the forecaster ----
+
+  /** The forecast of one series. */
+  public Forecast forecast(String series, Criterion criterion) {
+    GetForecastRequest req = GetForecastRequest.newBuilder().setSeries(series)
+        .setCriterion(criterion).build();
+    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecast(req));
+  }
+
+  /** Forecasts of several series, named or matched by patterns such as {@code tcp.*:a->*}. */
+  public GetForecastsResponse forecasts(List<String> seriesOrPatterns, Criterion criterion) {
+    GetForecastsRequest req = GetForecastsRequest.newBuilder().addAllSeries(seriesOrPatterns)
+        .setCriterion(criterion).build();
+    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecasts(req));
+  }
+
+  /** The forecast of the next of {@code points}, which are not stored. */
+  public Forecast forecastPoints(String label, List<Measurement> points, Criterion criterion) {
+    ForecastPointsRequest req = ForecastPointsRequest.newBuilder().setSeries(label)
+        .addAllPoints(points).setCriterion(criterion).build();
+    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).forecastPoints(req));
+  }
+
+  /** The current forecasts of the matching series, then each new one. */
+  public Subscription watchForecasts(List<String> seriesOrPatterns, Criterion criterion,
+      StreamObserver<ForecastUpdate> observer) {
+    GetForecastsRequest req = GetForecastsRequest.newBuilder().addAllSeries(seriesOrPatterns)
+        .setCriterion(criterion).build();
+    Subscription s = new Subscription();
+    ForecasterGrpc.newStub(channel(forecasterAddress())).watchForecasts(req, s.bind(observer));
+    return s;
+  }
+
+  private ForecasterGrpc.ForecasterBlockingStub forecaster() {
+    return ForecasterGrpc.newBlockingStub(channel(forecasterAddress()));
+  }
+
+  /** The first registered forecaster. */
+  private String forecasterAddress() {
+    List<Registration> forecasters = search("(kind=forecaster)");
+    if (forecasters.isEmpty()) {
+      throw Status.UNAVAILABLE.withDescription("no forecaster is registered with "
+          + nameserverTarget).asRuntimeException();
+    }
+    return forecasters.get(0).getAddress();
+  }
+
+  // ---- cluster snapshots: the proxies ----
+
+  /**
+   * The snapshot of a cluster from its proxy; with {@code cluster} null, of the only cluster
+   * that has a proxy.
+   *
+   * @throws AmbiguousClusterException if {@code cluster} is null and several clusters have one
+   */
+  public ClusterSnapshot snapshot(String cluster) {
+    String address = proxyFor(cluster).getAddress();
+    GetSnapshotRequest req = GetSnapshotRequest.newBuilder()
+        .setCluster(cluster == null ? "" : cluster).build();
+    return retrier.call(Retrier.SAFE,
+        d -> ProxyGrpc.newBlockingStub(channel(address)).withDeadline(d).getSnapshot(req));
+  }
+
+  /** The current snapshot, then a new one whenever a value changes (one per interval at most). */
+  public Subscription watchSnapshot(String cluster, Duration minInterval,
+      StreamObserver<ClusterSnapshot> observer) {
+    String address = proxyFor(cluster).getAddress();
+    WatchSnapshotRequest req = WatchSnapshotRequest.newBuilder()
+        .setCluster(cluster == null ? "" : cluster).setMinIntervalMs(minInterval.toMillis())
+        .build();
+    Subscription s = new Subscription();
+    ProxyGrpc.newStub(channel(address)).watchSnapshot(req, s.bind(observer));
+    return s;
+  }
+
+  /** The proxy that serves {@code cluster} (or the only proxy, when null). */
+  public Registration proxyFor(String cluster) {
+    String filter = cluster == null ? "(kind=proxy)" : "(&(kind=proxy)(cluster=" + cluster + "))";
+    List<Registration> proxies = search(filter);
+    if (proxies.isEmpty()) {
+      throw Status.NOT_FOUND.withDescription(cluster == null ? "no proxy is registered"
+          : "no proxy serves cluster '" + cluster + "'").asRuntimeException();
+    }
+    if (cluster == null && proxies.size() > 1) {
+      throw new AmbiguousClusterException(proxies.stream()
+          .map(r -> r.getAttributesOrDefault("cluster", "?")).toList());
+    }
+    return proxies.get(0);
+  }
+
+  // ---- any daemon ----
+
+  /** What the standard health service of the daemon at {@code address} says; not retried. */
+  public HealthCheckResponse.ServingStatus health(String address, Duration timeout) {
+    return HealthGrpc.newBlockingStub(channel(address))
+        .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+  }
+
+  /** Closes the channels this client built; a nameserver channel it was given stays open. */
+  @Override
+  public void close() {
+    channels.close();
+    if (ownedNameserver != null) {
+      ownedNameserver.shutdownNow();
+      try {
+        ownedNameserver.awaitTermination(2, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Several clusters have proxies and none was named. */
+  public static final class AmbiguousClusterException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+    private final List<String> clusters;
+
+    AmbiguousClusterException(List<String> clusters) {
+      super("several clusters have proxies; name one (" + String.join(", ", clusters) + ")");
+      this.clusters = List.copyOf(clusters);
+    }
+
+    public List<String> clusters() {
+      return clusters;
+    }
+  }
+}
