@@ -9,7 +9,8 @@ import org.netweather.model.SeriesPattern;
 
 /**
  * An LDAP-style search filter over a registration's attributes, in the spirit of the original
- * NWS nameserver (nws-original.md §1.2): prefix {@code &} (and), {@code |} (or), {@code !}
+ * NWS nameserver (Wolski, Spring, Hayes, FGCS 15(5), 1999): prefix {@code &} (and), {@code |} (or),
+ * {@code !}
  * (not), parentheses for nesting, and comparisons {@code attr=value} (with {@code *} wildcards),
  * {@code attr~=value} (the same, ignoring case), {@code attr>=v}, {@code attr<=v},
  * {@code attr>v} and {@code attr<v}. Comparisons are numeric when both sides are numbers and

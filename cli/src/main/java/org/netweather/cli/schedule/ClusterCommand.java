@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nws cluster}: logical clusters of hosts from a latency matrix (seed 003, phase 1).
+ * {@code nws cluster}: logical clusters of hosts from a latency matrix (Nasri et al., CCGrid'07,
+ * phase 1).
  *
  * <pre>{@code
  * nws cluster --latency-matrix lat.csv --bound 0.2 --json

@@ -54,7 +54,7 @@ public final class JacobiCommand implements Callable<Integer> {
 
   @Option(names = "--solver", paramLabel = "capped|apples", defaultValue = "capped",
       description = "capped: memory-capped water-filling when the closed form fails its "
-          + "filters (default); apples: the seed's closed form and filters only.")
+          + "filters (default); apples: the paper's closed form and filters only.")
   String solver;
 
   @Option(names = "--max-distance", paramLabel = "SECONDS",

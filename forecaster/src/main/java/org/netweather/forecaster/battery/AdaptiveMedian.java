@@ -6,7 +6,7 @@ package org.netweather.forecaster.battery;
  * the latest measurement best.
  *
  * <p>NWS primaries #17-#18, "Adaptive Median Window 5-21" (start 10, step 1) and "21-51" (start
- * 30, step 5) (nws-original.md §1.9; forecasting.md §0). After each measurement, once the
+ * 30, step 5) (docs/forecasting.md). After each measurement, once the
  * history holds {@code max} values, the squared errors of the three candidate windows on that
  * measurement are compared and {@code w} moves to the best; ties keep {@code w}, then prefer the
  * smaller window.
@@ -15,8 +15,8 @@ package org.netweather.forecaster.battery;
  * (1 or 5) as the "smaller" and "larger" candidate windows instead of {@code w - step} and
  * {@code w + step}, and does not clamp {@code w}. That reads as a bug: the {@code #ifdef NOTYET
  * AdjustedMedian} code beside it shows the intended rule. We implement the intended rule
- * (candidates {@code w +/- step}, clamped to [min, max]), as does the Python reference in
- * forecasting.md §3.
+ * (candidates {@code w +/- step}, clamped to [min, max]), as did the independent reference
+ * implementation we checked the battery against.
  *
  * <p>Cost: the three candidate medians for the next step are found in one walk of a shared
  * {@link SortedWindow} of capacity at least {@code max}: O(capacity) per measurement.

@@ -23,7 +23,7 @@ import java.util.Arrays;
  *   <li>every selector chooses for the next step from the errors so far.
  * </ol>
  *
- * <p>Selection, after the NWS mixture of experts (nws-original.md §1.9; forecasting.md §0):
+ * <p>Selection, after the NWS mixture of experts (docs/forecasting.md):
  *
  * <pre>
  *   members: 18 faithful + extended        one ErrorLedger, windows 1..100
@@ -39,7 +39,7 @@ import java.util.Arrays;
  * faithful twin plus the noise of occasionally following a new member, and a top level that
  * switches among 18 near-equal candidates adds its own switching noise. Choosing between just
  * two long-run records keeps the faithful result wherever the extension does not pay, and takes
- * the extension where it does (forecasting.md §3 warns that unguarded selection with an unstable
+ * the extension where it does (docs/forecasting.md warns that unguarded selection with an unstable
  * member can lose 50%). The burn-in guards the same thing from below.
  *
  * <p>No allocation per measurement; state is flat arrays sized at construction

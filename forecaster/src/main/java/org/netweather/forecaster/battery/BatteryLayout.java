@@ -21,7 +21,7 @@ public final class BatteryLayout {
    */
   public static final int DEFAULT_BURN_IN = 100;
 
-  /** Window lengths of the NWS windowed selectors (forecasting.md §0). */
+  /** Window lengths of the NWS windowed selectors (docs/forecasting.md). */
   static final int[] NWS_WINDOWS = {1, 5, 10, 20, 30, 50, 100};
 
   private final PredictorRegistry registry;

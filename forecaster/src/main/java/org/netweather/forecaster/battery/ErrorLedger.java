@@ -7,7 +7,7 @@ import java.util.Arrays;
  * whole history and over the last w steps for a few window lengths w.
  *
  * <p>The original NWS keeps, per predictor, a ring of cumulative-error snapshots and takes the
- * error over a window as C[t] - C[t-w] (forc.c; forecasting.md §0). We keep a ring of per-step
+ * error over a window as C[t] - C[t-w] (forc.c; docs/forecasting.md). We keep a ring of per-step
  * absolute errors instead and update each window sum by adding the newest error and subtracting
  * the one leaving the window. Same numbers, smaller state: the ring holds one {@code float} per
  * forecaster and step, and the squared error is the square of that float computed in double,

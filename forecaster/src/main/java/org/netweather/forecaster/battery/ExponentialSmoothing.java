@@ -6,7 +6,7 @@ import java.util.Locale;
  * Forecasts p(t+1) = p(t) + g * (x(t) - p(t)), starting from the first measurement.
  *
  * <p>NWS primaries #3-#10 use gains 0.05, 0.10, 0.15, 0.20, 0.30, 0.40, 0.50 and 0.75 (Wolski,
- * Spring, Hayes 1999; nws-original.md §1.9, "exp_smooth.c"). O(1) per measurement.
+ * Spring, Hayes 1999; docs/forecasting.md, "exp_smooth.c"). O(1) per measurement.
  */
 final class ExponentialSmoothing implements Predictor {
   private final double gain;

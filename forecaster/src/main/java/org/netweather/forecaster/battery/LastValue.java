@@ -4,7 +4,7 @@ package org.netweather.forecaster.battery;
  * Forecasts that the next measurement equals the last one.
  *
  * <p>NWS primary #1 (Wolski, Spring, Hayes 1999, "The Network Weather Service", FGCS 15(5);
- * forecasting.md §0). It is also the yardstick: evaluation reports every error relative to it.
+ * docs/forecasting.md). It is also the yardstick: evaluation reports every error relative to it.
  * O(1) per measurement.
  */
 final class LastValue implements Predictor {

@@ -4,7 +4,7 @@ package org.netweather.forecaster.battery;
  * Forecasts the average of a series over the next epoch of fixed length, from the averages of
  * past epochs.
  *
- * <p>The NWS "lifetime" mode ({@code InitForcLife}; nws-original.md §1.9; forecasting.md §0):
+ * <p>The NWS "lifetime" mode ({@code InitForcLife}; docs/forecasting.md):
  * measurements are averaged over epochs of the given lifetime and a battery forecasts the epoch
  * mean, which answers "what will the average be over the next T seconds" rather than "what will
  * the next probe say". Epochs are aligned on the first timestamp: epoch k covers

@@ -7,7 +7,7 @@ import java.util.Locale;
  * changes, with weights learned by normalized least-mean-squares (stochastic gradient).
  *
  * <p>The early NWS papers list a stochastic-gradient ("GRAD") predictor that the surviving code
- * lacks (nws-original.md §1.9). This is the textbook normalized LMS filter (Haykin, "Adaptive
+ * lacks (docs/forecasting.md). This is the textbook normalized LMS filter (Haykin, "Adaptive
  * Filter Theory", 4th ed., §6) applied to first differences, i.e. an ARIMA(order, 1, 0) model
  * fitted online: forecast = x(t) + w . [dx(t), ..., dx(t-order+1)], and after seeing the next
  * change e = dx(t+1) - w . d, w += mu * e * d / |d|^2. Normalizing by |d|^2 makes the step size

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * faithful members ([0, split) of the members' {@link ErrorLedger}) and, if the battery has more,
  * the extended hierarchy over all of them; and the served choice between the two.
  *
- * <p>From forc.c as described in nws-original.md §1.9 and forecasting.md §0 (Wolski, Spring,
+ * <p>From forc.c as described in docs/forecasting.md (Wolski, Spring,
  * Hayes 1999, "mixture of experts" in the SIGMETRICS PER 2003 abstract). Selector j follows the
  * member with the lowest error under rule j: squared (rules 0-7) or absolute (8-15) error, over
  * the whole history (rules 0 and 8) or the last 1, 5, 10, 20, 30, 50 or 100 steps; a window of

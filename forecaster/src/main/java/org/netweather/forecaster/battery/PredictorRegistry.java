@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * <p>Not thread-safe while being changed; safe to share once built.
  */
 public final class PredictorRegistry {
-  /** The 18 primary predictors of the original NWS, in its order (forecasting.md §0). */
+  /** The 18 primary predictors of the original NWS, in its order (docs/forecasting.md). */
   public static final List<String> FAITHFUL =
       List.of(
           "last-value",

@@ -5,7 +5,7 @@ package org.netweather.forecaster.battery;
  *
  * <p>This is what the original NWS registers as "Sliding Median Window 31" and "... 5": its
  * alpha-trimmed median code with alpha 0 trims nothing, so it computes a plain sliding mean
- * despite the name (nws-original.md §1.9 #13-#14; forecasting.md §0). We keep the behaviour
+ * despite the name (docs/forecasting.md). We keep the behaviour
  * and give it the honest name.
  *
  * <p>O(1) per measurement: a running sum over a ring. The sum is recomputed from the ring once

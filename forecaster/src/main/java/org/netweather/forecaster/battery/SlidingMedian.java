@@ -5,7 +5,7 @@ package org.netweather.forecaster.battery;
  * even count, the mean of the two middle values.
  *
  * <p>NWS primaries #11-#12, "Median Window 31" and "Median Window 5" (Wolski, Spring, Hayes
- * 1999; forecasting.md §0). Reads a {@link SortedWindow} of exactly {@code window} values, so
+ * 1999; docs/forecasting.md). Reads a {@link SortedWindow} of exactly {@code window} values, so
  * the median is the middle entry: O(log window) search plus an O(window) array shift per
  * measurement, shared with every other member on the same window.
  */

@@ -8,7 +8,7 @@ import java.util.Locale;
  *
  * <p>NWS primaries #15-#16, "30% Trimmed Median Window 31" and "... 51": the original sorts the
  * window, drops that many from each end and averages the rest, i.e. a trimmed <em>mean</em>
- * ("page 264 in DSP book"; nws-original.md §1.9; forecasting.md §0). Reads a shared
+ * ("page 264 in DSP book"; docs/forecasting.md). Reads a shared
  * {@link SortedWindow}; the average of the kept middle costs O(window) per measurement.
  */
 final class TrimmedMean implements Predictor {

@@ -19,8 +19,8 @@
  * </ul>
  *
  * <p>Sources: Wolski, Spring, Hayes, "The Network Weather Service", FGCS 15(5), 1999, and the
- * NWS C code as summarized in {@code shared/specs/nws-original.md} §1.9 and
- * {@code shared/specs/forecasting.md} §0; Dinda and O'Hallaron, Cluster Computing 3(4), 2000
+ * NWS C code as summarized in docs/forecasting.md and
+ * docs/forecasting.md; Dinda and O'Hallaron, Cluster Computing 3(4), 2000
  * (AR); Levinson 1947 and Durbin 1960 (Yule-Walker solve); Holt 1957; Haykin, "Adaptive
  * Filter Theory" (RLS, NLMS).
  */

@@ -1,7 +1,7 @@
 package org.netweather.scheduler.cluster;
 
 /**
- * The four broadcast shapes of the seed's Table 3 and their predicted completion times.
+ * The four broadcast shapes of the paper's Table 3 and their predicted completion times.
  *
  * <pre>
  * Nasri, Steffenel, Trystram, CCGrid'07, Table 3 (pLogP terms; P processes, m bytes):

@@ -6,7 +6,7 @@ package org.netweather.scheduler.cluster;
  *
  * <p>Times and sizes are in whatever consistent units the caller picks (the tests use µs and
  * bytes, the CLI seconds and bytes). Each model says how its own parameters map onto L and g:
- * this is the seed's "can be easily adapted to other models" (Table 3), made explicit.
+ * this is the paper's "can be easily adapted to other models" (Table 3), made explicit.
  */
 public interface CommModel {
   /** Short name for reports: Hockney, LogP, LogGP, pLogP. */

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * <pre>
  * Bhat, Prasanna, Raghavendra, "Efficient collective communication in distributed
- * heterogeneous systems", HPDC'98; as used by the seed (§3, phase 3) and schedulers.md §4a:
+ * heterogeneous systems", HPDC'98; as used by the paper (§3, phase 3) and
+ * docs/schedulers/clusters.md:
  *
  *   A = {root}, RT(root) = 0, B = the other clusters
  *   while B is not empty:
@@ -16,10 +17,10 @@ import java.util.List;
  *     RT_j = RT_i + g_ij(m) + L_ij;  RT_i = RT_i + g_ij(m)   (the sender is busy one gap)
  *     move j to A
  *
- * ECEF-LAt (Barchet-Steffenel and Mounié, PMEO'06; selection rule from schedulers.md §4a,
+ * ECEF-LAt (Barchet-Steffenel and Mounié, PMEO'06; selection rule from docs/schedulers/clusters.md,
  * unverified against the paper) adds the receiver's intra-cluster time T_j to the key. The
  * coordinator of j starts its intra-cluster broadcast once its own inter-cluster sends are
- * done (the seed ignores this overlap): makespan = max_j (final RT_j + T_j).
+ * done (the paper ignores this overlap): makespan = max_j (final RT_j + T_j).
  * Ties go to the lower sender, then receiver index, so results are reproducible.
  * </pre>
  */

@@ -13,8 +13,9 @@ import java.util.Random;
  * r that is a multiple of 2s sends to r + s, then s halves (farthest child first). A send
  * from a to b starts when a is free, occupies a for g_ab(m) and arrives L_ab later, with the
  * model of the pair (intra-cluster or WAN). With ranks laid out cluster by cluster only the
- * first rounds cross the WAN; with random ranks most sends do, which is why the seed's "twice
- * as fast" holds against random placement (schedulers.md §4b P4). This order reproduces P4's
+ * first rounds cross the WAN; with random ranks most sends do, which is why the paper's "twice
+ * as fast" holds against random placement (docs/schedulers/clusters.md, worked cases P4). This
+ * order reproduces P4's
  * contiguous figures (16 694 µs at 8 KiB, 79 598 µs at 512 KiB) exactly.
  * </pre>
  */

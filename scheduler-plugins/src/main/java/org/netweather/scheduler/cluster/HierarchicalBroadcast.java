@@ -11,7 +11,8 @@ import java.util.List;
  * algorithm its chosen model predicts fastest; the coordinators are served by ECEF
  * ({@link EcefScheduler}); the makespan is the latest coordinator's ready time plus its
  * cluster's broadcast. The paper's claim (§4.4, Figure 6) is that this is at least twice as
- * fast as a grid-unaware binomial tree; schedulers.md §4b P4 shows that holds against random
+ * fast as a grid-unaware binomial tree; docs/schedulers/clusters.md, worked cases P4 shows that
+ * holds against random
  * rank placement and shrinks to about 1.7–1.8× against cluster-contiguous ranks, so
  * {@link FlatBinomial} reports both.
  * </pre>

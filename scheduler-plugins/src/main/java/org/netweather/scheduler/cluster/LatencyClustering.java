@@ -11,9 +11,10 @@ import java.util.Set;
  * Groups hosts into logical clusters whose internal latencies stay within a relative bound.
  *
  * <pre>
- * The seed (Nasri, Steffenel, Trystram, CCGrid'07, §3) only says it groups nodes "for which
+ * The paper (Nasri, Steffenel, Trystram, CCGrid'07, §3) only says it groups nodes "for which
  * their incident edges respect a latency bound (by default 20%)", after ECO (Lowekamp and
- * Beguelin). schedulers.md §4a pins it down as complete-link agglomeration with a relative
+ * Beguelin). docs/schedulers/clusters.md pins it down as complete-link agglomeration with a
+ * relative
  * bound:
  *
  *   lmin(u) = min over v != u of lat(u, v)           nearest-neighbour latency
@@ -30,7 +31,7 @@ import java.util.Set;
  * (the inside maxima are kept per cluster), which stays well under a second at 1 000 hosts.
  */
 public final class LatencyClustering {
-  /** The seed's default relative bound. */
+  /** The paper's default relative bound. */
   public static final double DEFAULT_BOUND = 0.20;
 
   private LatencyClustering() {}

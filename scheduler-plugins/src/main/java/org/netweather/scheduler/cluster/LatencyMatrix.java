@@ -9,7 +9,7 @@ import java.util.List;
  * diagonal is ignored.
  */
 public final class LatencyMatrix {
-  /** How to combine lat(i,j) and lat(j,i) when both are known (schedulers.md §4a). */
+  /** How to combine lat(i,j) and lat(j,i) when both are known (docs/schedulers/clusters.md). */
   public enum Symmetry { MAX, MEAN }
 
   private final List<String> hosts;

@@ -9,7 +9,7 @@ import java.util.Map;
  * Chooses, for one cluster, a cost model per broadcast algorithm and then the algorithm.
  *
  * <pre>
- * Nasri, Steffenel, Trystram, CCGrid'07, §3 ("poly-model"), schedulers.md §4a phase 2:
+ * Nasri, Steffenel, Trystram, CCGrid'07, §3 ("poly-model"), docs/schedulers/clusters.md phase 2:
  *   Poly-adapt-1: for each algorithm a, M*(a) = the candidate model whose predictions best
  *                 match the measured collective times of a on this cluster (least mean
  *                 relative error over the measured sizes).

@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * pLogP with a measured gap table: g(m) interpolated linearly between measured sizes and
- * extrapolated from the last two, as Kielmann's {@code logp_mpi} queries do (schedulers.md §4c).
+ * extrapolated from the last two, as Kielmann's {@code logp_mpi} queries do (docs/measurement.md,
+ * "pLogP parameters").
  */
 public final class PLogPModel implements CommModel {
   private final double latency;

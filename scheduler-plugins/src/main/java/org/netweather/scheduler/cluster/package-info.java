@@ -1,7 +1,7 @@
 /**
  * Logical clusters and hierarchical collectives after Nasri, Steffenel and Trystram, "Adaptive
- * performance modeling on hierarchical grid computing environments", CCGrid'07 (seed 003;
- * reconstructed with the seed's errata in {@code shared/specs/schedulers.md} §4).
+ * performance modeling on hierarchical grid computing environments", CCGrid'07
+ * (reconstructed with the paper's errata in docs/schedulers/clusters.md).
  *
  * <ul>
  *   <li>{@link org.netweather.scheduler.cluster.LatencyClustering}: phase 1, clusters from a

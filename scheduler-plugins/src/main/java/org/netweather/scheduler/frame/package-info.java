@@ -27,7 +27,7 @@
  *
  * <pre>{@code
  * {
- *   "cluster": "seed000-J6",
+ *   "cluster": "apples-J6",
  *   "parameters": { "bytesPerElement": 8 },
  *   "hosts": [
  *     { "host": "B1", "cpuAvailability": { "value": 1 }, "memoryFree": { "value": 1024 },

@@ -7,9 +7,10 @@ package org.netweather.scheduler.jacobi;
 @FunctionalInterface
 public interface DistanceFunction {
   /**
-   * The AppLeS logical distance (seed 000; schedulers.md §1a eq. 4):
+   * The AppLeS logical distance (Berman et al., SC'96; docs/schedulers/jacobi.md,
+   * "Resource selection"):
    * {@code |P_i − P_j| + c(i,j)}, the difference in time per point plus the time to exchange one
-   * element each way. It does not depend on the problem size, which is why the seed calls it
+   * element each way. It does not depend on the problem size, which is why the paper calls it
    * valid "for an arbitrary problem size".
    */
   DistanceFunction LOGICAL = (m, i, j) ->

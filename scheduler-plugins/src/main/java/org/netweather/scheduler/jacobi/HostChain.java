@@ -7,20 +7,21 @@ import java.util.Comparator;
  * Orders candidate hosts into the AppLeS resource list: the locus first, then by logical
  * distance. The list order is the strip order.
  *
- * <p>Seed 000 says two things (schedulers.md §1a, "the order of the list"): the text sorts the
+ * <p>Berman et al., SC'96 says two things (docs/schedulers/jacobi.md,
+ * "Resource selection"): the text sorts the
  * rest "by distance to the locus", the pseudocode chains "the machine closest to the current
  * tail". Chaining is the default because strip neighbours are exactly the pairs that exchange
  * borders; {@link Ordering#LOCUS_DISTANCE} keeps the other reading. Either way the list stops at
- * the first host farther than {@code maxDistance} from the locus (the seed's "predefined maximum
+ * the first host farther than {@code maxDistance} from the locus (the paper's "predefined maximum
  * logical distance from the locus") or unreachable from the tail. Ties go to the smaller host
  * name, so runs are deterministic.
  */
 public final class HostChain {
   /** How the rest of the list follows the locus. */
   public enum Ordering {
-    /** Nearest to the current tail, repeatedly (the seed's pseudocode). */
+    /** Nearest to the current tail, repeatedly (the paper's pseudocode). */
     CHAIN,
-    /** Nearest to the locus first (the seed's prose). */
+    /** Nearest to the locus first (the paper's prose). */
     LOCUS_DISTANCE
   }
 

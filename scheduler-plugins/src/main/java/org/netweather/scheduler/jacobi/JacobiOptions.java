@@ -5,7 +5,7 @@ package org.netweather.scheduler.jacobi;
  *
  * @param locus the host to start the resource list from; null for the fastest
  * @param ordering chaining from the tail (seed pseudocode) or by distance to the locus
- * @param solver the seed's closed form with both filters, or the memory-capped solver
+ * @param solver the paper's closed form with both filters, or the memory-capped solver
  * @param maxDistance stop the list at the first host farther than this from the locus
  * @param errorMargin z of the robust mode: plan with P_i·(1 + z·mae_i/avail_i); 0 to plan on the
  *     forecasts themselves
@@ -17,13 +17,14 @@ public record JacobiOptions(String locus, HostChain.Ordering ordering, Solver so
   /** How strip areas are found for a candidate list. */
   public enum Solver {
     /**
-     * The seed as written: closed-form balance, reject the candidate if any area is negative
+     * The paper as written: closed-form balance, reject the candidate if any area is negative
      * (F1) or any strip overflows its host's memory (F2).
      */
     APPLES,
     /**
      * Closed form when it passes both filters; otherwise water-filling under the memory caps,
-     * dropping hosts whose strip comes out empty and re-chaining the rest (schedulers.md §1d).
+     * dropping hosts whose strip comes out empty and re-chaining the rest
+     * (docs/schedulers/jacobi.md, "Beyond the paper").
      */
     MEMORY_CAPPED
   }

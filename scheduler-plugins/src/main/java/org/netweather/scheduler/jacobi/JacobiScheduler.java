@@ -14,8 +14,9 @@ import org.netweather.scheduler.jacobi.StripBalancer.Balance;
  * Chooses hosts and strip widths for an N×N Jacobi2D iteration: the fastest predicted iteration
  * over every prefix of the AppLeS resource list.
  *
- * <p>Seed 000 (Berman, Wolski, Figueira, Schopf, Shao, SC'96, "AppLeS Jacobi2D"; reconstructed
- * in schedulers.md §1a): start the list at a locus (the fastest host unless pinned), extend it by
+ * <p>Berman, Wolski, Figueira, Schopf, Shao, SC'96, "AppLeS Jacobi2D" (reconstructed in
+ * docs/schedulers/jacobi.md): start the list at a locus (the fastest host unless pinned), extend it
+ * by
  * logical distance ({@link HostChain}), and for k = 1..|list| balance the first k hosts so every
  * strip takes the same time (eq. 1–3, {@link StripBalancer}), reject the split if a strip's area
  * is negative (F1: its communication alone exceeds T) or does not fit in its host's free memory
@@ -23,10 +24,11 @@ import org.netweather.scheduler.jacobi.StripBalancer.Balance;
  * prediction is the slowest strip after rounding.
  *
  * <p>With {@link JacobiOptions.Solver#MEMORY_CAPPED} (the default) a candidate failing either
- * filter is solved again under the memory caps ({@link CappedStripBalancer}, schedulers.md §1d):
+ * filter is solved again under the memory caps ({@link CappedStripBalancer},
+ * docs/schedulers/jacobi.md, "Beyond the paper"):
  * negative and overflowing strips are clamped, strips that come out empty are dropped and the
  * rest re-chained, since an empty strip cannot relay borders. This finds the schedule of case J7
- * at N = 6000 where the seed finds none. A candidate whose uncapped time (a lower bound on its
+ * at N = 6000 where the paper finds none. A candidate whose uncapped time (a lower bound on its
  * capped time) already exceeds the best found is not solved again.
  *
  * <p>Cost: O(n²) distance evaluations to build the list; then the closed-form time of every

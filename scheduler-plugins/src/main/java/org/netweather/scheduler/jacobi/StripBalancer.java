@@ -8,8 +8,8 @@ package org.netweather.scheduler.jacobi;
  *   ⇒ T = (N² + Σ C_i/P_i) / Σ 1/P_i,   A_i = (T − C_i) / P_i
  * </pre>
  *
- * Seed 000 (Berman et al., SC'96, "time balancing") solves the same linear system by Gaussian
- * elimination; the closed form (schedulers.md §1a eq. 3 and §1d.1) is O(k) and exact. Areas may
+ * Berman et al., SC'96 ("time balancing") solves the same linear system by Gaussian
+ * elimination; the closed form (docs/schedulers/jacobi.md, "Model") is O(k) and exact. Areas may
  * come out negative when a strip's communication alone exceeds T: that is filter F1's business,
  * not this class's.
  */

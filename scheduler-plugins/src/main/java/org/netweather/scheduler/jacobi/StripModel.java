@@ -16,7 +16,7 @@ import org.netweather.scheduler.frame.ResourceSnapshot;
  * </pre>
  *
  * z is the error margin of the robust mode (0: plan on the forecast itself). Latency is charged
- * when the snapshot has it, half a round trip per message; the seed's model has bandwidth only,
+ * when the snapshot has it, half a round trip per message; the paper's model has bandwidth only,
  * and with latency missing the two agree. A host without a usable CPU forecast or
  * {@code secondsPerPoint} is excluded, with the reason kept for the report; a host without a
  * memory forecast is not capped.

@@ -4,7 +4,8 @@ package org.netweather.scheduler.jacobi;
  * Whole columns from real-valued strip areas, keeping the slowest strip as fast as possible and
  * every strip within its host's memory.
  *
- * <p>Seed 000 only says "round partitions accordingly"; schedulers.md §1a suggests largest
+ * <p>Berman et al., SC'96 only says "round partitions accordingly"; docs/schedulers/jacobi.md
+ * suggests largest
  * remainder. We start from the floors, as largest remainder does, but hand each spare column to
  * the strip whose time {@code N·w_i·P_i + C_i} grows least by taking it. Among all roundings
  * that keep every strip at or above its floor, this greedy minimises the slowest strip (time is

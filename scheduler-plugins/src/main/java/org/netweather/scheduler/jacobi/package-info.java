@@ -1,8 +1,7 @@
 /**
  * AppLeS Jacobi2D: strip partitioning of an N×N Jacobi grid over heterogeneous, shared hosts,
  * after Berman, Wolski, Figueira, Schopf and Shao, "Application-Level Scheduling on Distributed
- * Heterogeneous Networks", Supercomputing 1996 (seed 000; reconstructed in
- * {@code shared/specs/schedulers.md} §1).
+ * Heterogeneous Networks", Supercomputing 1996 (reconstructed in docs/schedulers/jacobi.md).
  *
  * <ul>
  *   <li>{@link org.netweather.scheduler.jacobi.StripModel}: per-host time per point and border

@@ -8,7 +8,7 @@ import java.util.List;
  * network segments and a per-filter power cap (BFC).
  *
  * <pre>
- * Spencer et al., SC'02, §5 (Figure 8), with schedulers.md §3a's settlements:
+ * Spencer et al., SC'02, §5 (Figure 8), with docs/schedulers/pipelines.md's settlements:
  *   for f_i in rank order:
  *     P = production rate of f_{i−1} (buffers/s)
  *     while P > 0 and the cap allows and a free host remains:

@@ -17,7 +17,7 @@ import java.util.List;
  *   EFT = max(EFT' = EST + compute / CPU left on h,  EFT'' = last input's arrival + 1 cycle)
  *   EWT = EST + (EFT − EST) · t_writefirst / t_process
  * Links are point-to-point: FCP cannot see that several streams share a WAN segment, which is
- * why the paper kept it inside single clusters (schedulers.md §3a; case D4).
+ * why the paper kept it inside single clusters (docs/schedulers/pipelines.md; case D4).
  * Each copy takes an equal share of the filter's cycles, as demand-driven distribution over
  * equal copies would; mapping a copy takes its busy fraction of the host's CPU and its input
  * rate off each producer link.

@@ -1,9 +1,9 @@
 package org.netweather.scheduler.pipeline;
 
 /**
- * One filter's tuning-run statistics (the seed's Table 1), in seconds and bytes.
+ * One filter's tuning-run statistics (the paper's Table 1), in seconds and bytes.
  *
- * <p>Parser convention (schedulers.md §3a #5): in Table 1, t_process − (t_read + t_write +
+ * <p>Parser convention (docs/schedulers/pipelines.md): in Table 1, t_process − (t_read + t_write +
  * t_compute) equals t_readfirst to 0.2 ms, so t_read <em>excludes</em> the first read. A
  * filter's cycles are its input buffers, or its output buffers when it has no input (a source).
  *

@@ -60,8 +60,8 @@ public final class MultiQueryScheduler {
 
   /**
    * Arrival times of N queries spread over {@code window} seconds, first at 0 and last at the
-   * end: k·window/(N−1). The seed's "one every 28.2 s" for 18 queries over 8 minutes is this
-   * rule, not window/N (schedulers.md §3a #6).
+   * end: k·window/(N−1). The paper's "one every 28.2 s" for 18 queries over 8 minutes is this
+   * rule, not window/N (docs/schedulers/pipelines.md).
    */
   public static double[] arrivals(int queries, double window) {
     if (queries < 1) {

@@ -16,7 +16,7 @@ import java.util.Set;
 
 /**
  * Reads a filters file: the chain with each filter's tuning-run statistics (Table 1 names,
- * seconds and KB = 1000 bytes as in the seed), and the platform's shared segments.
+ * seconds and KB = 1000 bytes as in the paper), and the platform's shared segments.
  *
  * <pre>{@code
  * {

@@ -1,7 +1,7 @@
 /**
  * Filter pipelines after DataCutter: Spencer, Ferreira, Beynon, Kurc, Catalyurek, Sussman and
- * Saltz, "Executing multiple pipelined data analysis operations in the Grid", SC'02 (seed 002;
- * reconstructed with the seed's errata in {@code shared/specs/schedulers.md} §3).
+ * Saltz, "Executing multiple pipelined data analysis operations in the Grid", SC'02
+ * (reconstructed with the paper's errata in docs/schedulers/pipelines.md).
  *
  * <ul>
  *   <li>{@link org.netweather.scheduler.pipeline.FilterStats}: Table 1 tuning statistics and
@@ -19,7 +19,7 @@
  *
  * <h2>Units</h2>
  *
- * Seconds, bytes and bytes/s inside; the filters file uses the seed's KB (1000 bytes) and
+ * Seconds, bytes and bytes/s inside; the filters file uses the paper's KB (1000 bytes) and
  * segments in Mbit/s like snapshots. Host speed is the host parameter {@code power} (1 = a
  * tuning-run host) times CPU availability.
  */

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Anti-ping-pong memory: a host swapped out at t may not be swapped back in before
- * t + cd·C_swap (schedulers.md §5d step 5, test W3).
+ * t + cd·C_swap (docs/schedulers/swapping.md, "Our policy" step 5, test W3).
  */
 public final class Cooldown {
   private final Map<String, Double> until = new HashMap<>();

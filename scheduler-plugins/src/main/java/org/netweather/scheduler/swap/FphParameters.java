@@ -1,7 +1,8 @@
 package org.netweather.scheduler.swap;
 
 /**
- * FPH's knobs (schedulers.md §5d): error margin z, relative hysteresis θ, payback factor κ and
+ * FPH's knobs (docs/schedulers/swapping.md, "Our policy"): error margin z, relative hysteresis θ,
+ * payback factor κ and
  * cooldown factor cd. The defaults are the moderate ones; {@link #aggressive()} is the setting
  * that closes most of the gap to naive_corr on noise-free discrete load.
  */

@@ -8,8 +8,9 @@ import java.util.List;
  * cost several times over: Forecast-Payback with Hysteresis (FPH).
  *
  * <pre>
- * schedulers.md §5d (our policy; Sievert and Casanova, HPDC'03, evaluated payback-style
- * policies in simulation, [memory], so we claim no novelty):
+ * docs/schedulers/swapping.md, "Our policy" (our policy; Sievert and Casanova, HPDC'03, evaluated
+ * payback-style
+ * policies in simulation, so we claim no novelty):
  *   1. self-load correction: forecasts f_h are of speed × 1/(1 + bg_h), bg without our process
  *   2. forecast, not last sample; candidates judged by f − z·e (e = forecast MAE)
  *   3. w = argmin_active f, c = argmax_eligible idle (f − z·e);

@@ -4,7 +4,7 @@ package org.netweather.scheduler.swap;
  * What a swap policy knows about one host at a decision epoch.
  *
  * @param loadAverage the latest 1-minute load average, which on an active host counts our own
- *     process (the root of the seed's hot potato)
+ *     process (the root of the paper's hot potato)
  * @param forecast NWS forecast of the rate our process would get here: speed × availability,
  *     already self-load corrected (see {@link SelfLoad})
  * @param error the forecast's mean absolute error

@@ -1,7 +1,8 @@
 package org.netweather.scheduler.swap;
 
 /**
- * The cost-benefit test of one candidate swap (schedulers.md §5d step 4, test W2): swap only if
+ * The cost-benefit test of one candidate swap (docs/schedulers/swapping.md, "Our policy" step 4,
+ * test W2): swap only if
  * the predicted gain per iteration Δ is above a relative threshold, Δ/T > θ, and pays back the
  * swap cost over the horizon, Δ·min(R, H) > κ·C.
  */

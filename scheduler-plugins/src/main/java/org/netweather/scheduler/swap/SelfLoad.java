@@ -1,9 +1,10 @@
 package org.netweather.scheduler.swap;
 
 /**
- * Removes our own process from a host's load before judging the host (schedulers.md §5d step 1).
+ * Removes our own process from a host's load before judging the host (docs/schedulers/swapping.md,
+ * "Our policy" step 1).
  *
- * <p>The seed's manager compared 1/loadavg across hosts, but an active host's load average
+ * <p>The paper's manager compared 1/loadavg across hosts, but an active host's load average
  * includes the application's own process, so whichever host was active looked loaded and the
  * process bounced between idle hosts (the "hot potato", W1). The availability our process
  * gets is 1/(1 + bg) with bg = loadavg on an inactive host and max(0, loadavg − 1) on an

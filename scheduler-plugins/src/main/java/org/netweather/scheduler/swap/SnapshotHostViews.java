@@ -13,7 +13,8 @@ import org.netweather.scheduler.frame.ResourceSnapshot;
  * live or saved), so a manager runs on real forecasts instead of its own load readings.
  *
  * <pre>
- * schedulers.md §5d step 1, on NetWeather's cpu.availability forecast a (what a NEW process
+ * docs/schedulers/swapping.md, "Our policy" step 1, on NetWeather's cpu.availability forecast a
+ * (what a NEW process
  * would get, 1/(1 + q) for a run queue q):
  *   q        = 1/a − 1                      reported as the host's load average
  *   forecast = speed · SelfLoad.availability(q, active)

@@ -10,7 +10,8 @@ import java.util.Map;
  * policy, the cooldowns and the log of swaps.
  *
  * <pre>
- * Sievert and Casanova, TR CS2003-0735, §3 (schedulers.md §5a): the active root asks at each
+ * Sievert and Casanova, TR CS2003-0735, §3 (docs/schedulers/swapping.md, "Architecture"): the
+ * active root asks at each
  * swap point; a decision "swap a ↔ b" goes to the handler of the <em>current</em> active root,
  * and when the root's own host is swapped out the root pointer moves to the host that took
  * rank 0 (W4: 0 → 1 → N).

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 
 /**
  * The iteration state a process registers so a swap can move it: the Java counterpart of the
- * seed's {@code swap_register(&iter)}.
+ * paper's {@code swap_register(&iter)}.
  *
  * <pre>{@code
  * SwapState state = new SwapState();

@@ -1,6 +1,6 @@
 /**
  * Process swapping for iterative applications after Sievert and Casanova, "MPI Process
- * Swapping", UCSD TR CS2003-0735 (seed 004; {@code shared/specs/schedulers.md} §5), with the
+ * Swapping", UCSD TR CS2003-0735, 2003 (docs/schedulers/swapping.md), with the
  * forecast-payback policy FPH of §5d.
  *
  * <ul>
@@ -8,7 +8,7 @@
  *       {@link org.netweather.scheduler.swap.IterativeProcess} and
  *       {@link org.netweather.scheduler.swap.ProcessGroup} (over-allocated processes, a swap
  *       point every k iterations); {@code ExampleIterativeApp} (scheduler-sim).
- *   <li>Policies: {@link org.netweather.scheduler.swap.NaivePolicy} (the seed's, and with the
+ *   <li>Policies: {@link org.netweather.scheduler.swap.NaivePolicy} (the paper's, and with the
  *       self-load correction) and {@link org.netweather.scheduler.swap.FphPolicy}.
  *   <li>{@link org.netweather.scheduler.swap.SwapManager} (one per application) and
  *       {@link org.netweather.scheduler.swap.SwapDispatcher}, served over loopback TCP by

@@ -7,14 +7,14 @@ import java.util.List;
 /**
  * Which children a parent should serve first, and which never: the interference-aware rules.
  *
- * <p>Seed 001 §3.2 (Kreaseck et al.). Offloading one task per second to child i costs the parent
+ * <p>Kreaseck et al., §3.2. Offloading one task per second to child i costs the parent
  * {@code a_i = IR_s(i)·Z·C^n} tasks per second of its own work (Z MB sent, each MB/s costing
  * IR_s(i) of a compute rate of C^n tasks/s). Hence:
  *
  * <ul>
  *   <li>Exclusion: never send to a child with {@code a_i ≥ 1}; that task would cost the parent
- *       more than computing it. (The seed's "IR_s(i) ≥ C^n > 1" is this inequality with the
- *       factors lost in conversion, schedulers.md §2a.3 #2.)
+ *       more than computing it. (The paper's "IR_s(i) ≥ C^n > 1" is this inequality with the
+ *       factors lost in conversion, docs/schedulers/interference-trees.md, errata.)
  *   <li>Multi-port: serve in increasing IR_s(i); moving a task to a lower-IR child keeps the
  *       total sent and lowers the interference.
  *   <li>Single-port: serve in decreasing {@code B_r^i·(1 − a_i)}; one second of the port spent

@@ -8,7 +8,7 @@ import java.util.Map;
  * The scheduler's interference model of one node from k + 2 measurements, exact at every one of
  * them.
  *
- * <p>Seed 001 §3.1 (Kreaseck et al.): measure the compute rate C with no communication, C_r
+ * <p>Kreaseck et al., §3.1: measure the compute rate C with no communication, C_r
  * while receiving from the parent at its maximum MR, and for each child i, C_sr(i) while
  * receiving at RR(i) and sending to i at SR(i). Then
  *
@@ -18,10 +18,10 @@ import java.util.Map;
  *   S ≈ [1 − IR_r·TR_in − Σ_i IR_s(i)·TR_i] · C
  * </pre>
  *
- * The seed prints {@code (RR(i)·C − C_r)} where {@code RR(i)·(C − C_r)} is meant; the printed
+ * The paper prints {@code (RR(i)·C − C_r)} where {@code RR(i)·(C − C_r)} is meant; the printed
  * version (kept as {@link #printedSendRate} for the record) does not reproduce C_sr(i) at
- * (RR(i), SR(i)), contradicting the seed's own statement that the model "exactly match[es] the
- * (k+2) measured values" (schedulers.md §2a.1, inconsistency #1).
+ * (RR(i), SR(i)), contradicting the paper's own statement that the model "exactly match[es] the
+ * (k+2) measured values" (docs/measurement.md, "Interference rates").
  *
  * @param computeRate C, compute rate with no communication
  * @param recvRate IR_r, per MB/s received from the parent
@@ -64,7 +64,7 @@ public record InterferenceCalibration(double computeRate, double recvRate,
     return new InterferenceCalibration(computeRate, irR, irS);
   }
 
-  /** IR_s(i) by the formula as the seed prints it; wrong, kept to show why (see above). */
+  /** IR_s(i) by the formula as the paper prints it; wrong, kept to show why (see above). */
   public static double printedSendRate(double computeRate, double maxRecv,
       double recvComputeRate, ChildPoint p) {
     return (1 - (p.recvTransfer() * computeRate - recvComputeRate) / (maxRecv * computeRate)

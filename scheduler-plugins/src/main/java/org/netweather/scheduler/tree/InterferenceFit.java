@@ -5,10 +5,11 @@ package org.netweather.scheduler.tree;
  * slope of the least-squares line through (transfer MB/s, compute rate normalised by its
  * maximum).
  *
- * <p>Seed 001 §2 (Kreaseck et al.): the normalised compute rate falls roughly linearly with the
+ * <p>Kreaseck et al., §2: the normalised compute rate falls roughly linearly with the
  * transfer rate, and a quadratic fit gains little, so the line it is. The intercept is kept
  * rather than assumed to be 1: the paper's own Campus fits have intercepts up to 1.0296
- * (schedulers.md §2a.3 #5), and forcing the line through 1 would bias the slope.
+ * (docs/schedulers/interference-trees.md, errata), and forcing the line through 1 would bias the
+ * slope.
  *
  * @param intercept c₀ of {@code y = c₀ − IR·x}
  * @param rate IR, fraction of the maximum compute rate lost per MB/s

@@ -1,7 +1,7 @@
 package org.netweather.scheduler.tree;
 
 /**
- * The autonomous scheduling protocols of seed 001 §4.1, plus the single-port rule the seed
+ * The autonomous scheduling protocols of Kreaseck et al. §4.1, plus the single-port rule the paper
  * derived but did not run. In all of them children ask for work when a buffer slot frees and
  * the parent decides whom to serve; they differ in whom.
  */
@@ -11,7 +11,7 @@ public enum Protocol {
   /** Single-port: lowest IR_s among requesting children. */
   IA_SINGLE("IA:Single", SendModel.SINGLE_PORT),
   /**
-   * Single-port by the derived optimum B_r·(1 − a), never sending when a ≥ 1 (seed 001
+   * Single-port by the derived optimum B_r·(1 − a), never sending when a ≥ 1 (Kreaseck et al.
    * §3.2.2; the paper ran its experiments before deriving it, footnote 5).
    */
   IA_DERIVED("IA:Derived", SendModel.SINGLE_PORT),

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The steady-state upper bound on tasks per second a tree can absorb, for either send model.
  *
- * <p>Seed 001 §3.2 (Kreaseck et al.), by the bandwidth-centric method (Beaumont et al.,
+ * <p>Kreaseck et al., §3.2, by the bandwidth-centric method (Beaumont et al.,
  * IPDPS'02): bottom-up, each node n gets a bound T̂(n) on the tasks per second its subtree can
  * receive and compute. With C = C^n, a_i = IR_s(i)·Z·C and δ = 1 + IR_r^n·Z·C (δ = 1 at the
  * root, which receives nothing):
@@ -25,7 +25,8 @@ import java.util.Map;
  * solution on all 18 application types of the paper.
  *
  * <p>With the paper's constants the multi-port bound is mostly not above the single-port one:
- * B_s = 10.7 MB/s is below the single-child rates of about 11.1 MB/s (schedulers.md §2a.3 #7).
+ * B_s = 10.7 MB/s is below the single-child rates of about 11.1 MB/s
+ * (docs/schedulers/interference-trees.md, errata).
  * The exceptions are 2 MB tasks of 7 or more units, where the slow Tenn link (0.3 MB/s) is worth
  * feeding and multi-port can do so beside the fast links instead of giving it the whole port.
  * IA:Multi's experimental lead elsewhere cannot come from this model.

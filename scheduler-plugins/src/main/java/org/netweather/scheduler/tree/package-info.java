@@ -1,7 +1,7 @@
 /**
  * Interference-aware scheduling of independent tasks on a tree overlay, after Kreaseck, Carter,
- * Casanova, Ferrante and Nandy, "Interference-Aware Scheduling" (seed 001; reconstructed, with
- * the seed's errata, in {@code shared/specs/schedulers.md} §2).
+ * Casanova, Ferrante and Nandy, "Interference-Aware Scheduling", IJHPCA 20(1), 2006 (with the
+ * paper's errata settled in docs/schedulers/interference-trees.md).
  *
  * <ul>
  *   <li>{@link org.netweather.scheduler.tree.InterferenceFit} and
@@ -21,7 +21,8 @@
  *
  * Task sizes in MB and transfer rates in MB/s (the paper's units; MB = 10^6 bytes is assumed,
  * only ratios matter), compute rates in compute units per second (the paper's diagonals of a
- * 1024×1024 matrix), interference rates as fractions of the compute rate per MB/s. The seed's
- * Table 4 caption says "percent" but the values are fractions (schedulers.md §2a.3 #4).
+ * 1024×1024 matrix), interference rates as fractions of the compute rate per MB/s. The paper's
+ * Table 4 caption says "percent" but the values are fractions
+ * (docs/schedulers/interference-trees.md, errata).
  */
 package org.netweather.scheduler.tree;

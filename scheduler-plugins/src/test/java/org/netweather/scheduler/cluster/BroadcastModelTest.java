@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** schedulers.md §4b P2: Table 3 formulas and the model/algorithm choice of Table 4. */
+/**
+ * docs/schedulers/clusters.md, worked cases P2: Table 3 formulas and the model/algorithm choice of
+ * Table 4.
+ */
 class BroadcastModelTest {
   /** GigE pLogP: L = 30 µs, g(m) = 10 µs + m / 117 MB/s (117 bytes per µs). */
   private static final CommModel GIGE = CommModel.pLogP(30, 10, 117);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** schedulers.md §4b P3: ECEF over the six logical clusters of Table 2. */
+/** docs/schedulers/clusters.md, worked cases P3: ECEF over the six logical clusters of Table 2. */
 class EcefSchedulerTest {
   private static double[][] gaps(double g) {
     double[][] out = new double[6][6];

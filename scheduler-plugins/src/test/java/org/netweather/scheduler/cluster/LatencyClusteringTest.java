@@ -9,7 +9,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.netweather.scheduler.Examples;
 
-/** schedulers.md §4b P1: clustering the seed's Table 2, and its sensitivity tests. */
+/**
+ * docs/schedulers/clusters.md, worked cases P1: clustering the paper's Table 2, and its sensitivity
+ * tests.
+ */
 class LatencyClusteringTest {
   private static List<Integer> sizes(List<List<Integer>> clusters) {
     return clusters.stream().map(List::size).toList();

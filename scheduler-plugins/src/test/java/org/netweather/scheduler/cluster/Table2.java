@@ -3,7 +3,10 @@ package org.netweather.scheduler.cluster;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Seed 003's Table 2 (µs), expanded to 78 hosts as schedulers.md §4b P1 describes. */
+/**
+ * Table 2 of Nasri et al., CCGrid'07 (µs), expanded to 78 hosts as docs/schedulers/clusters.md,
+ * worked cases P1 describes.
+ */
 final class Table2 {
   static final String[] BLOCKS = {"C1", "C21", "C22", "C23", "C3", "C4"};
   static final int[] SIZES = {20, 11, 7, 1, 20, 19};

@@ -21,7 +21,7 @@ class SnapshotReaderTest {
   @Test
   void read_j6Example_convertsUnitsToSi() {
     ResourceSnapshot s = SnapshotReader.read(Examples.path("jacobi/j6.json"));
-    assertEquals("seed000-J6", s.cluster());
+    assertEquals("apples-J6", s.cluster());
     assertEquals(4, s.size());
     int a1 = s.indexOf("A1");
     int a2 = s.indexOf("A2");

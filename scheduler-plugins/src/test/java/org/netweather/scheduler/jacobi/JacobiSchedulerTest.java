@@ -16,7 +16,7 @@ import org.netweather.scheduler.frame.ResourceSnapshot;
 import org.netweather.scheduler.frame.SnapshotReader;
 import org.netweather.scheduler.jacobi.JacobiSchedule.Candidate;
 
-/** Worked cases J6–J8 of schedulers.md §1b, from the example snapshots where they exist. */
+/** Worked cases J6–J8 of docs/schedulers/jacobi.md, from the example snapshots where they exist. */
 class JacobiSchedulerTest {
   private static final double GIB = 1 << 30;
   private static final JacobiOptions APPLES =

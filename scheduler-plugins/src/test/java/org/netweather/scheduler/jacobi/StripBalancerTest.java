@@ -9,7 +9,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.netweather.scheduler.jacobi.StripBalancer.Balance;
 
-/** Worked cases J1–J5 of schedulers.md §1b, and the memory-capped solver of §1d. */
+/** Worked cases J1–J5 of docs/schedulers/jacobi.md, and its memory-capped solver. */
 class StripBalancerTest {
   private static final double AREA = 1e6; // N = 1000
   private static final double[] TWICE = {1e-6, 2e-6};

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** schedulers.md §3b D1–D3: the seed's Table 1 (filter Ra). */
+/** docs/schedulers/pipelines.md, worked cases D1–D3: the paper's Table 1 (filter Ra). */
 class FilterStatsTest {
   static final FilterStats RA = new FilterStats("Ra", 53.2312, 0.0009, 0.0172, 53.2118, 34.3982,
       0.4498, 0.2700, 18.0936, 0.2757, 0.0005, 2477, 66_411_000, 2471, 25_514_000);
@@ -31,7 +31,7 @@ class FilterStatsTest {
     assertEquals(26.81e3, RA.inBytesPerBuffer(), 5);
     assertEquals(10.33e3, RA.outBytesPerBuffer(), 5);
     assertEquals(0.384, RA.outBytes() / RA.inBytes(), 5e-4);
-    // 3.58 MB/s of input at the compute-bound rate (the seed's MB is 1024 of its KB): fits
+    // 3.58 MB/s of input at the compute-bound rate (the paper's MB is 1024 of its KB): fits
     // 90 Mbit/s, not a 6 Mbit/s WAN.
     double need = RA.computeRate() * RA.inBytesPerBuffer();
     assertEquals(3.58e6, need / 1.024, 0.01e6);

@@ -13,9 +13,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.netweather.scheduler.tree.InterferenceCalibration.ChildPoint;
 
-/** T0, T2, T6 and inconsistencies #1, #3, #5 of schedulers.md §2. */
+/** T0, T2, T6 and inconsistencies #1, #3, #5 of docs/schedulers/interference-trees.md. */
 class InterferenceCalibrationTest {
-  // Table 2 of seed 001: Lab1..Lab6, Campus0..9, SB0..5, Tenn, France, Brazil.
+  // Table 2 of Kreaseck et al.: Lab1..Lab6, Campus0..9, SB0..5, Tenn, France, Brazil.
   private static final double[] IR_R = {0.0458, 0.0467, 0.0468, 0.0452, 0.0467, 0.0465, 0.0474,
       0.0477, 0.0473, 0.0471, 0.0474, 0.0475, 0.0474, 0.0472, 0.0477, 0.0494, 0.0510, 0.0515,
       0.0513, 0.0511, 0.0511, 0.0501, 0.0743, 0.0848, 0.0891};

@@ -3,7 +3,7 @@ package org.netweather.scheduler.tree;
 import java.util.List;
 import org.netweather.scheduler.Examples;
 
-/** Seed 001's Table 4, row by row, in leaf order Lab3, Lab4, Lab5, Lab6, SB0, Tenn. */
+/** Table 4 of Kreaseck et al., row by row, in leaf order Lab3, Lab4, Lab5, Lab6, SB0, Tenn. */
 final class Table4 {
   static final List<String> LEAVES = List.of("Lab3", "Lab4", "Lab5", "Lab6", "SB0", "Tenn");
   static final double[] ROOT_RATE = {9.057, 9.055, 9.055, 8.98, 9.18, 9.06}; // row 1

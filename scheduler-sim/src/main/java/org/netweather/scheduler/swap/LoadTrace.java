@@ -6,7 +6,8 @@ import java.util.Random;
 
 /**
  * A host's background run-queue over time: OFF (0) and ON periods alternate, with exponential
- * or Pareto(1.5) durations and ON levels from {1, 2} or U(0.1, 2) (schedulers.md §5d model).
+ * or Pareto(1.5) durations and ON levels from {1, 2} or U(0.1, 2) (docs/schedulers/swapping.md,
+ * "The simulator").
  * Generated lazily from its own random stream, so every policy sees the same trace.
  */
 final class LoadTrace {

@@ -1,7 +1,8 @@
 package org.netweather.scheduler.swap;
 
 /**
- * One cell of the swap experiment (schedulers.md §5d): platform, load, noise and swap cost.
+ * One cell of the swap experiment (docs/schedulers/swapping.md, "The simulator"): platform, load,
+ * noise and swap cost.
  *
  * @param onMean mean ON duration of background load (s); 0 for idle hosts
  * @param heterogeneity speeds are 1 ± this, uniformly
@@ -18,7 +19,8 @@ public record SwapScenario(String name, int hosts, int active, double onMean, do
   }
 
   /**
-   * S1–S6 and N1–N4 as described in schedulers.md §5d. Where the text names no load speed we
+   * S1–S6 and N1–N4 as described in docs/schedulers/swapping.md, "The simulator". Where the text
+   * names no load speed we
    * use the slow fish-like 300 s / 600 s of S2; only S5 and N4 are called "fast" (20 s / 40 s).
    */
   public static java.util.List<SwapScenario> table() {

@@ -7,7 +7,7 @@ import java.util.Random;
 
 /**
  * Discrete-event simulation of an over-allocated iterative application under a swap policy:
- * the experiment of schedulers.md §5d.
+ * the experiment of docs/schedulers/swapping.md, "The simulator".
  *
  * <pre>
  * - H hosts, p active; an iteration takes W / min over active of (speed · 1/(1 + bg)) + comm.

@@ -13,7 +13,8 @@ import java.util.Map;
  * and 11 compute units, each protocol's simulated makespan normalised to RootComputes, beside
  * the steady-state bounds.
  *
- * <p>Seed 001 §4.3 and Figure 5 report this grid for the Table 4 fork graph (the figure's values
+ * <p>Kreaseck et al. §4.3 and Figure 5 report this grid for the Table 4 fork graph (the figure's
+ * values
  * are not in the text, only its findings). Run it on the example:
  *
  * <pre>

@@ -11,7 +11,7 @@ import java.util.Map;
  * Simulates farming N identical tasks out over a tree with one of the paper's autonomous
  * protocols, and reports the makespan.
  *
- * <p>Seed 001 §4 (Kreaseck et al.) ran these protocols on a real seven-node fork graph; this is
+ * <p>Kreaseck et al., §4 ran these protocols on a real seven-node fork graph; this is
  * a fluid discrete-event model of the same system, using the interference model of §3.1:
  *
  * <ul>

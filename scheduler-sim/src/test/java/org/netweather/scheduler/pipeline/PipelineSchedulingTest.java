@@ -13,7 +13,10 @@ import org.netweather.scheduler.frame.HostResources;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 import org.netweather.scheduler.frame.SnapshotReader;
 
-/** schedulers.md §3b D4–D6: FCP against BFC on a shared WAN, and the multi-query front end. */
+/**
+ * docs/schedulers/pipelines.md, worked cases D4–D6: FCP against BFC on a shared WAN, and the
+ * multi-query front end.
+ */
 class PipelineSchedulingTest {
   private static Pipeline d4() {
     return PipelineReader.read(Examples.path("pipeline/d4.json"));

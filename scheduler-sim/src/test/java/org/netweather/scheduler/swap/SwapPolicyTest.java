@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** schedulers.md §5b W1–W4. */
+/** docs/schedulers/swapping.md, worked cases W1–W4. */
 class SwapPolicyTest {
   private static SwapScenario s1() {
     return SwapScenario.table().get(0);

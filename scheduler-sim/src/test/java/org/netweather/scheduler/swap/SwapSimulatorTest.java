@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** schedulers.md §5d: FPH against naive where measurements are noisy or swaps costly. */
+/**
+ * docs/schedulers/swapping.md, "The simulator": FPH against naive where measurements are noisy or
+ * swaps costly.
+ */
 class SwapSimulatorTest {
   private static SwapScenario named(String name) {
     return SwapScenario.table().stream().filter(s -> s.name().equals(name)).findFirst()

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** T1, T3 and T5 of schedulers.md §2b. */
+/** T1, T3 and T5 of docs/schedulers/interference-trees.md, worked cases. */
 class ChildPriorityTest {
   private static List<String> names(List<TreeNode> nodes) {
     return nodes.stream().map(TreeNode::name).toList();
@@ -90,7 +90,7 @@ class ChildPriorityTest {
     TreeNode root = Table4.example();
     TaskSpec task = new TaskSpec(10, 1);
     double lab4 = ChildPriority.offloadCost(root, root.children().get(1), task);
-    assertEquals(1.804, lab4, 1e-3); // 0.0199·10·9.0645 (the spec's 1.802 uses 9.055)
+    assertEquals(1.804, lab4, 1e-3); // 0.0199·10·9.0645 (1.802 with the rounded 9.055)
     TreeNode row8 = Table4.withSendInterference(Table4.IR_S_BOTH);
     assertEquals(1.885, ChildPriority.offloadCost(row8, row8.children().get(1), task), 1e-3);
     assertEquals(List.of(), ChildPriority.rank(row8, task, SendModel.MULTI_PORT).priority());

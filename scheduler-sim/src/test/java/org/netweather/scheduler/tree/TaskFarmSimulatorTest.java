@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The simulator against hand calculations and against the findings of seed 001 §4.3. */
+/** The simulator against hand calculations and against the findings of Kreaseck et al. §4.3. */
 class TaskFarmSimulatorTest {
   private static final TaskFarmSimulator.Settings DEFAULTS = TaskFarmSimulator.Settings.defaults();
   private static List<ApplicationSweep.Row> sweep;
@@ -18,7 +18,7 @@ class TaskFarmSimulatorTest {
   @BeforeAll
   static void runTheEighteenTypes() {
     sweep = ApplicationSweep.sweep(Table4.example(), 1000, DEFAULTS);
-    System.out.println("Seed 001 application types on examples/tree/table4.json, 1000 tasks, "
+    System.out.println("The 18 application types on examples/tree/table4.json, 1000 tasks, "
         + "makespan / RootComputes:");
     ApplicationSweep.print(sweep, new PrintWriter(System.out, true));
   }

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** T4 of schedulers.md §2b, and the greedy against an exact LP solution. */
+/**
+ * T4 of docs/schedulers/interference-trees.md, worked cases, and the greedy against an exact LP
+ * solution.
+ */
 class ThroughputBoundTest {
   private static final TreeNode ROOT = Table4.example();
 

@@ -4,7 +4,7 @@ package org.netweather.sensor.clique;
  * How long a member waits for the token to come back before it regenerates it.
  *
  * <pre>
- * The original (nws-original.md §1.6, step 4; clique_protocol.c):
+ * The original (docs/measurement.md, "Cliques and the token", step 4; clique_protocol.c):
  *
  *   err       = |cycle - expected|
  *   expected += 0.15 * (cycle - expected)

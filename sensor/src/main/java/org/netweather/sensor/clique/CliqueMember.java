@@ -10,7 +10,8 @@ import java.util.function.LongSupplier;
  * token on, and regenerates it when it does not come back in time.
  *
  * <pre>
- * The original's protocol (nws-original.md §1.6, clique_protocol.c), state by state:
+ * The original's protocol (docs/measurement.md, "Cliques and the token", clique_protocol.c), state
+ * by state:
  *
  *   WAITING --token newer than any seen, addressed to me--> HOLDING
  *   WAITING --no token within the time-out of my last turn (plus a stagger by ring distance

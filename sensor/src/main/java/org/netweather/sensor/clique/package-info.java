@@ -1,5 +1,6 @@
 /**
- * The clique token protocol of the original NWS (nws-original.md §1.6) as a transport-free state
+ * The clique token protocol of the original NWS (docs/measurement.md, "Cliques and the token") as a
+ * transport-free state
  * machine: one token per clique circulates, only its holder runs network experiments, a lost token
  * is regenerated with a higher instance number, and stale tokens are refused.
  *

@@ -5,7 +5,7 @@ package org.netweather.sensor.cpu;
  * are still.
  *
  * <pre>
- * The original's "fuse and burn" (nws-original.md §1.7, hybridCpu.c):
+ * The original's "fuse and burn" (docs/measurement.md, "CPU availability", hybridCpu.c):
  *
  *   - the fuse starts at 0, so the first check probes; a probe relights it to MAX_FUSE = 1000;
  *   - each passive check burns `burn` = MAX_FUSE / activeEvery, so a probe follows every

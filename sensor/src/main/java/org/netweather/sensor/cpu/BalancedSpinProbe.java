@@ -7,7 +7,8 @@ import org.netweather.sensor.Ticker;
  * The active CPU probe for machines with a few cores: spins once with one thread and once with
  * one thread per core, and keeps whichever measurement the scheduler's placement cannot skew.
  *
- * <p>The original's probe (nws-original.md §1.7, activeCpu.c) spins one process and reports the
+ * <p>The original's probe (docs/measurement.md, "CPU availability", activeCpu.c) spins one process
+ * and reports the
  * share of a core it got. On a multi-core host that share depends on where the scheduler put
  * it, not only on how many competitors there are: with two CPU-bound tasks on two cores a third
  * one shares a core with one of them, gets about half of it until a rebalance moves somebody,

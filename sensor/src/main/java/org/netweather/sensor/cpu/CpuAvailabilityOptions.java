@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * @param checkPeriod time between checks; the activity's period (default 10 s)
  * @param activeLength wall time of one spin probe (default 1 s; the original's default could not
- *     be confirmed, nws-original.md §1.7)
+ *     be confirmed, docs/measurement.md, "CPU availability")
  * @param activeEvery nominal checks between probes when readings neither jump nor sit still
  *     (default 30, one probe every 5 minutes at the default period)
  * @param maxActiveDuty largest share of one core the probes may cost on average (default 0.005):

@@ -5,7 +5,7 @@ package org.netweather.sensor.cpu;
  * error seen at the last active probe.
  *
  * <pre>
- * The original hybrid sensor (nws-original.md §1.7, hybridCpu.c):
+ * The original hybrid sensor (docs/measurement.md, "CPU availability", hybridCpu.c):
  *
  *   1. every check takes the passive estimates (see PassiveCpu);
  *   2. when the fuse says so (see ActiveProbeFuse), an active probe runs and its result is

@@ -5,7 +5,8 @@ package org.netweather.sensor.cpu;
  * signals, each NaN when the platform lacks it.
  *
  * <pre>
- * Both use the original's formula for a new process (nws-original.md §1.7, passiveCpu.c):
+ * Both use the original's formula for a new process (docs/measurement.md, "CPU availability",
+ * passiveCpu.c):
  *
  *   available = cpus / (competitors + 1), capped at 1 core
  *

@@ -11,7 +11,8 @@ import org.netweather.sensor.Ticker;
  * the wall time: the share of a core a new CPU-bound process receives now.
  *
  * <pre>
- * The original's active probe (nws-original.md §1.7, activeCpu.c) forked a child that spun for
+ * The original's active probe (docs/measurement.md, "CPU availability", activeCpu.c) forked a child
+ * that spun for
  * activeLength ms; availability = CPU time received / wall time. A JVM thread stands in for the
  * child: the kernel schedules threads, not processes, so a spinning thread competes exactly like
  * a new single-threaded process at the same nice level.

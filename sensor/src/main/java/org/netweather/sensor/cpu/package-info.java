@@ -1,6 +1,6 @@
 /**
  * The {@code cpu.availability} skill: the original NWS hybrid of cheap passive readings corrected
- * by an occasional active spin probe (nws-original.md §1.7).
+ * by an occasional active spin probe (docs/measurement.md, "CPU availability").
  *
  * <p>{@link org.netweather.sensor.cpu.HybridCpuAvailability} and {@link
  * org.netweather.sensor.cpu.ActiveProbeFuse} are pure and clock-free; {@link

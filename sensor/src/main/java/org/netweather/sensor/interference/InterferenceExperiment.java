@@ -11,7 +11,8 @@ import org.netweather.sensor.Ticker;
  * and samples both rates.
  *
  * <pre>
- * Seed 001 §2.2: compute in isolation first, then introduce communication at a range of rates and
+ * Kreaseck et al. §2.2: compute in isolation first, then introduce communication at a range of
+ * rates and
  * correlate compute rate with transfer rate. Here, one phase each of:
  *
  *   1. no transfer                                  (the isolated compute rate, x = 0)

@@ -8,7 +8,7 @@ import org.netweather.sensor.stats.LinearFit;
  * Fits the interference rate to samples of (transfer rate, compute rate).
  *
  * <pre>
- * Seed 001 §2.2, restated in schedulers.md §2a.1:
+ * Kreaseck et al. §2.2, restated in docs/measurement.md, "Interference rates":
  *
  *   1. average compute and transfer rates over regular intervals (the caller's samples);
  *   2. normalise each compute rate by the maximum compute rate achieved;

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * one send rate per child, chosen to reproduce the k + 2 calibration measurements exactly.
  *
  * <pre>
- * Seed 001 §3.1 with the corrected send formula of schedulers.md §2a.1 (the printed one fails its
+ * Kreaseck et al. §3.1 with the corrected send formula of docs/measurement.md, "Interference rates"
+ * (the printed one fails its
  * own "exactly match the (k+2) measured values" requirement):
  *
  *   C       compute rate (tasks/s) with no communication

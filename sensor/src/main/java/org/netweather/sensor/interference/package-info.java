@@ -1,7 +1,7 @@
 /**
  * The {@code interference.send} and {@code interference.recv} skills: how much of this host's
  * compute rate one MB/s of sending to (receiving from) a peer costs, after Kreaseck et al.,
- * "Interference-Aware Scheduling" (seed 001 §2; schedulers.md §2a.1).
+ * "Interference-Aware Scheduling" (Kreaseck et al. §2; docs/measurement.md, "Interference rates").
  *
  * <p>{@link org.netweather.sensor.interference.InterferenceFit} and {@link
  * org.netweather.sensor.interference.InterferenceModel} are pure arithmetic; {@link

@@ -10,7 +10,8 @@ import org.netweather.sensor.host.HostMetrics;
  *
  * <pre>
  * The original calibrated a "base memory" by allocating until resident memory stopped growing and
- * subtracted the resident sets of running processes (nws-original.md §1.8). Modern kernels publish
+ * subtracted the resident sets of running processes (docs/measurement.md, "Free memory"). Modern
+ * kernels publish
  * that estimate themselves: Linux's MemAvailable counts free memory plus the page cache and slab
  * that can be reclaimed without swapping, which is what OSHI's "available" reads. So:
  *

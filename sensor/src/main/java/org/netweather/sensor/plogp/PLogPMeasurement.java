@@ -12,7 +12,7 @@ import java.util.function.DoubleSupplier;
  *
  * <pre>
  * Kielmann, Bal, Verstoep, "Fast measurement of LogP parameters for message passing
- * platforms", IPDPS'00 workshops; their logp_mpi.c (schedulers.md §4c):
+ * platforms", IPDPS'00 workshops; their logp_mpi.c (docs/measurement.md, "pLogP parameters"):
  *   g(0)   saturation: bursts of n 0-byte messages, n doubling, g0 = (T(n) − RTT(0))/(n − 1),
  *          until g0 changes by < 1 % (1.5 % past 64 KiB) and RTT(0) is < 1 % of T(n)
  *          [ours] should it stay <= 0 (a cold RTT(0) slower than every train), T(n)/n, an

@@ -7,7 +7,8 @@ import org.netweather.sensor.stats.LeastSquares;
  *
  * <pre>
  * Why not the original's method. NWS timed a fixed 64 KiB (later 256 KiB) transfer at the sender,
- * from first write to the receiver's acknowledgement (nws-original.md §1.5). Its elapsed time
+ * from first write to the receiver's acknowledgement (docs/measurement.md, "TCP latency, connect
+ * time and bandwidth"). Its elapsed time
  * includes a round trip and TCP slow start, so on a path whose bandwidth-delay product is near or
  * above the probe size it measures the window growth, not the path: 64 KiB over a 200 Mbit/s,
  * 10 ms path spends most of its time in slow start and reads a fraction of the real rate.

@@ -13,7 +13,8 @@ class InterferenceFitTest {
 
   @Test
   void fit_pointsOnPaperFigure1Line_recoversRateAndIntercept() {
-    // Seed 001 Figure 1: y = 0.96 - 0.037 x. Raw compute rates are that line times 50 tasks/s,
+    // Kreaseck et al. Figure 1: y = 0.96 - 0.037 x. Raw compute rates are that line times 50
+    // tasks/s,
     // and the best point (x = 0) is the maximum used for normalising.
     List<InterferenceSample> samples = new ArrayList<>();
     for (int i = 0; i <= 10; i++) {
@@ -31,7 +32,8 @@ class InterferenceFitTest {
 
   @Test
   void fit_noisyPointsAroundLine_rateWithinTwoStandardErrors() {
-    // schedulers.md §2b T0: synthetic points on Figure 1's line plus noise give IR near 0.037.
+    // docs/schedulers/interference-trees.md, worked cases T0: synthetic points on Figure 1's line
+    // plus noise give IR near 0.037.
     SplittableRandom random = new SplittableRandom(1);
     List<InterferenceSample> samples = new ArrayList<>();
     samples.add(new InterferenceSample(0, 1.0));

@@ -10,12 +10,12 @@ class InterferenceModelTest {
 
   @Test
   void calibrate_schedulersSpecExample_givesCorrectedSendRate() {
-    // schedulers.md §2a.1: C = 10, Cr = 5, MR = 10, RR = 5, SR = 10, Csr = 2.
+    // docs/measurement.md, "Interference rates": C = 10, Cr = 5, MR = 10, RR = 5, SR = 10, Csr = 2.
     InterferenceModel m = InterferenceModel.calibrate(10, 10, 5, new ChildPoint(5, 10, 2));
 
     assertEquals(0.05, m.receiveRate(), 1e-12);
     assertEquals(0.055, m.sendRates()[0], 1e-12);
-    // The formula as printed in the seed gives 0.035, which misses the calibration point.
+    // The formula as printed in the paper gives 0.035, which misses the calibration point.
     double printed = (1 - (5 * 10 - 5) / (10.0 * 10) - 2 / 10.0) / 10;
     assertEquals(0.035, printed, 1e-12);
     assertNotEquals(printed, m.sendRates()[0], 1e-6);
@@ -47,7 +47,7 @@ class InterferenceModelTest {
 
   @Test
   void normalizedRate_paperAverages_matchTextPercentages() {
-    // Seed 001 §2.3 / §2.4: 1 - 10 * 0.052 = 48 %; 1 - 10 * 0.034 = 66 %.
+    // Kreaseck et al. §2.3 / §2.4: 1 - 10 * 0.052 = 48 %; 1 - 10 * 0.034 = 66 %.
     InterferenceModel m = new InterferenceModel(0.052, new double[] {0.034});
 
     assertEquals(0.48, m.normalizedRate(10), 1e-12);

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** schedulers.md §4b P5: the logp_mpi estimator on a simulated link. */
+/** docs/schedulers/clusters.md, worked cases P5: the logp_mpi estimator on a simulated link. */
 class PLogPMeasurementTest {
   private static final double L = 50e-6;
 

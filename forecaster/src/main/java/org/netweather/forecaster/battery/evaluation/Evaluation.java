@@ -17,7 +17,7 @@ import org.netweather.forecaster.battery.Criterion;
  * Replays traces through a battery strictly one step ahead and measures how well everything in
  * it forecasts, relative to the last-value predictor.
  *
- * <p>The protocol of forecasting.md §5: each forecast of measurement t is taken before the
+ * <p>The protocol of docs/forecasting.md: each forecast of measurement t is taken before the
  * battery sees t; the first {@code warmup} measurements (default 100) feed the battery but are
  * not scored; accuracy is MAE / MAE(last value) per series, aggregated as a geometric mean.
  * "Hindsight" is the best single faithful primary per series, picked after the run; "oracle" is
@@ -29,7 +29,7 @@ import org.netweather.forecaster.battery.Criterion;
  * }</pre>
  */
 public final class Evaluation {
-  /** Measurements fed before scoring starts, as in forecasting.md §5. */
+  /** Measurements fed before scoring starts, as in docs/forecasting.md. */
   public static final int DEFAULT_WARMUP = 100;
 
   private final BatteryLayout layout;

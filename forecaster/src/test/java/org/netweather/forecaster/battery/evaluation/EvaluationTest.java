@@ -73,7 +73,10 @@ class EvaluationTest {
 
   @Test
   void run_nabTraces_everySeriesPresentAndBounded() throws IOException {
-    Path nab = Path.of(System.getProperty("netweather.traces.nab", "../../shared/traces/nab"));
+    // A directory of NAB CSV traces (docs/forecasting.md, "Evaluation"), named by the caller.
+    String dir = System.getProperty("netweather.traces.nab");
+    assumeTrue(dir != null, "no -Dnetweather.traces.nab=DIR given");
+    Path nab = Path.of(dir);
     assumeTrue(Files.isDirectory(nab), "no NAB traces at " + nab.toAbsolutePath());
     List<String> names;
     try (Stream<Path> files = Files.list(nab)) {
