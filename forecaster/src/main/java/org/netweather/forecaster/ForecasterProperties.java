@@ -1,21 +1,68 @@
 package org.netweather.forecaster;
 
-/** The forecaster's configuration file (YAML); every field has a default that works locally. */
+import org.netweather.runtime.config.ConfigSchema;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.config.DaemonSettings;
+import org.netweather.runtime.config.Setting;
+
+/**
+ * The forecaster's configuration: its settings (keys of the YAML file, flags of {@code nws
+ * forecaster}) declared once below, and an immutable, checked snapshot of their values.
+ */
 public final class ForecasterProperties {
-  /** gRPC port; 0 picks a free one. The original NWS forecaster used 8070. */
-  public int port = 8070;
-  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
-  public int metricsPort = 8079;
-  /** Nameserver address, host:port. */
-  public String nameserver = "localhost:8090";
-  /** Registration name; empty means forecaster@HOST. */
-  public String name = "";
-  /** Host name to advertise; empty means this machine's name. */
-  public String host = "";
-  /** Lease TTL in seconds. */
-  public int ttlSeconds = 10;
-  /** How often to look for new memory-hosts, in milliseconds. */
-  public long discoveryMs = 2_000;
-  /** Measurements before members beyond the original NWS battery may be chosen. */
-  public int burnIn = 100;
+  public static final Setting<Integer> PORT = DaemonSettings.port(8070,
+      "gRPC port; 0 picks a free one. The original NWS forecaster used 8070.");
+  public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8079);
+  public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
+  public static final Setting<String> NAME = DaemonSettings.name("forecaster");
+  public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
+  public static final Setting<Long> DISCOVERY_MS = Setting.longInteger("discoveryMs", 2_000,
+      "How often to look for new memory-hosts, in milliseconds.").atLeast(1);
+  public static final Setting<Integer> BURN_IN = Setting.integer("burnIn", 100,
+      "Measurements before members beyond the original NWS battery may be chosen.").atLeast(0);
+
+  public static final ConfigSchema SCHEMA = ConfigSchema.of("forecaster", PORT, METRICS_PORT,
+      NAMESERVER, NAME, HOST, TTL_SECONDS, DISCOVERY_MS, BURN_IN);
+
+  public final int port;
+  public final int metricsPort;
+  public final String nameserver;
+  public final String name;
+  public final String host;
+  public final int ttlSeconds;
+  public final long discoveryMs;
+  public final int burnIn;
+  private final ConfigValues values;
+
+  /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
+  public ForecasterProperties(ConfigValues values) {
+    if (values.schema() != SCHEMA) {
+      throw new IllegalArgumentException(values.schema() + " values are not the forecaster's");
+    }
+    this.values = values;
+    port = values.get(PORT);
+    metricsPort = values.get(METRICS_PORT);
+    nameserver = values.get(NAMESERVER);
+    name = values.get(NAME);
+    host = values.get(HOST);
+    ttlSeconds = values.get(TTL_SECONDS);
+    discoveryMs = values.get(DISCOVERY_MS);
+    burnIn = values.get(BURN_IN);
+  }
+
+  /** Every setting at its default. */
+  public static ForecasterProperties defaults() {
+    return new ForecasterProperties(SCHEMA.defaults());
+  }
+
+  /** A copy with one setting changed (checked against its rules). */
+  public <T> ForecasterProperties with(Setting<T> setting, T value) {
+    return new ForecasterProperties(values.with(setting, value));
+  }
+
+  /** The values with where each came from. */
+  public ConfigValues values() {
+    return values;
+  }
 }

@@ -1,41 +1,115 @@
 package org.netweather.memoryhost;
 
-/** The memory-host's configuration file (YAML); every field has a default that works locally. */
-public final class MemoryHostProperties {
-  /** gRPC port; 0 picks a free one. The original NWS memory used 8050. */
-  public int port = 8050;
-  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
-  public int metricsPort = 8059;
-  /** Where series files, archives and the write-ahead log live. */
-  public String dataDir = "nws-data/memory";
-  /** Raw points kept per series (older ones remain in the consolidated archive). */
-  public int rawPoints = 10_000;
-  /** Raw points older than this many seconds are dropped; 0 keeps them whatever their age. */
-  public long rawMaxAgeSeconds = 0;
-  /** Series this memory-host may hold in all; appends that would create more are refused. */
-  public int maxSeries = 2_000_000;
-  /** Series one append may create. */
-  public int maxNewSeriesPerCall = 1_000;
-  /** Series one caller (by host address) may create per minute. */
-  public int maxNewSeriesPerCallerPerMinute = 20_000;
-  /** Seconds between bringing each series' consolidated archive up to date. */
-  public long consolidationIntervalSeconds = 1800;
-  /** Nameserver address, host:port. */
-  public String nameserver = "localhost:8090";
-  /** Registration name; empty means memory@HOST. */
-  public String name = "";
-  /** Host name to advertise; empty means this machine's name. */
-  public String host = "";
-  /** Lease TTL in seconds for the registration with the nameserver. */
-  public int ttlSeconds = 10;
-  /** Cluster attribute, if any. */
-  public String cluster = "";
+import java.nio.file.Path;
+import java.time.Duration;
+import org.netweather.runtime.config.ConfigSchema;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.config.DaemonSettings;
+import org.netweather.runtime.config.Setting;
 
-  /** The store's options, checked. */
+/**
+ * The memory-host's configuration: its settings (keys of the YAML file, flags of {@code nws
+ * memory}) declared once below, and an immutable, checked snapshot of their values.
+ */
+public final class MemoryHostProperties {
+  // The store's own defaults are the one source of the storage settings' defaults.
+  private static final StoreOptions STORE = StoreOptions.defaults(Path.of("nws-data/memory"));
+
+  public static final Setting<Integer> PORT = DaemonSettings.port(8050,
+      "gRPC port; 0 picks a free one. The original NWS memory used 8050.");
+  public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8059);
+  public static final Setting<String> DATA_DIR = Setting.text("dataDir", STORE.dataDir().toString(),
+      "Where the series database and its lock file live.").label("DIR");
+  public static final Setting<Integer> RAW_POINTS = Setting.integer("rawPoints",
+      (int) STORE.rawPoints(),
+      "Raw points kept per series (older ones remain in the consolidated archive).").atLeast(1);
+  public static final Setting<Long> RAW_MAX_AGE_SECONDS = Setting.longInteger(
+      "rawMaxAgeSeconds", STORE.rawMaxAge().toSeconds(),
+      "Raw points older than this many seconds are dropped; 0 keeps them whatever their age.")
+      .atLeast(0);
+  public static final Setting<Integer> MAX_SERIES = Setting.integer("maxSeries", STORE.maxSeries(),
+      "Series this memory-host may hold in all; appends that would create more are refused.")
+      .atLeast(1);
+  public static final Setting<Integer> MAX_NEW_SERIES_PER_CALL = Setting.integer(
+      "maxNewSeriesPerCall", STORE.maxNewSeriesPerCall(), "Series one append may create.")
+      .atLeast(1);
+  public static final Setting<Integer> MAX_NEW_SERIES_PER_CALLER_PER_MINUTE = Setting.integer(
+      "maxNewSeriesPerCallerPerMinute",
+      STORE.maxNewSeriesPerCallerPerMinute(),
+      "Series one caller (by host address) may create per minute.").atLeast(1);
+  public static final Setting<Long> CONSOLIDATION_INTERVAL_SECONDS = Setting.longInteger(
+      "consolidationIntervalSeconds",
+      STORE.consolidationInterval().toSeconds(),
+      "Seconds between bringing each series' consolidated archive up to date.").atLeast(1);
+  public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
+  public static final Setting<String> NAME = DaemonSettings.name("memory");
+  public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
+  public static final Setting<String> CLUSTER = DaemonSettings.optionalCluster(
+      "Cluster attribute of the registration; empty means none.");
+
+  public static final ConfigSchema SCHEMA = ConfigSchema.of("memory-host", PORT, METRICS_PORT,
+      DATA_DIR, RAW_POINTS, RAW_MAX_AGE_SECONDS, MAX_SERIES, MAX_NEW_SERIES_PER_CALL,
+      MAX_NEW_SERIES_PER_CALLER_PER_MINUTE, CONSOLIDATION_INTERVAL_SECONDS, NAMESERVER, NAME,
+      HOST, TTL_SECONDS, CLUSTER);
+
+  public final int port;
+  public final int metricsPort;
+  public final String dataDir;
+  public final int rawPoints;
+  public final long rawMaxAgeSeconds;
+  public final int maxSeries;
+  public final int maxNewSeriesPerCall;
+  public final int maxNewSeriesPerCallerPerMinute;
+  public final long consolidationIntervalSeconds;
+  public final String nameserver;
+  public final String name;
+  public final String host;
+  public final int ttlSeconds;
+  public final String cluster;
+  private final ConfigValues values;
+
+  /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
+  public MemoryHostProperties(ConfigValues values) {
+    if (values.schema() != SCHEMA) {
+      throw new IllegalArgumentException(values.schema() + " values are not the memory-host's");
+    }
+    this.values = values;
+    port = values.get(PORT);
+    metricsPort = values.get(METRICS_PORT);
+    dataDir = values.get(DATA_DIR);
+    rawPoints = values.get(RAW_POINTS);
+    rawMaxAgeSeconds = values.get(RAW_MAX_AGE_SECONDS);
+    maxSeries = values.get(MAX_SERIES);
+    maxNewSeriesPerCall = values.get(MAX_NEW_SERIES_PER_CALL);
+    maxNewSeriesPerCallerPerMinute = values.get(MAX_NEW_SERIES_PER_CALLER_PER_MINUTE);
+    consolidationIntervalSeconds = values.get(CONSOLIDATION_INTERVAL_SECONDS);
+    nameserver = values.get(NAMESERVER);
+    name = values.get(NAME);
+    host = values.get(HOST);
+    ttlSeconds = values.get(TTL_SECONDS);
+    cluster = values.get(CLUSTER);
+  }
+
+  /** Every setting at its default. */
+  public static MemoryHostProperties defaults() {
+    return new MemoryHostProperties(SCHEMA.defaults());
+  }
+
+  /** A copy with one setting changed (checked against its rules). */
+  public <T> MemoryHostProperties with(Setting<T> setting, T value) {
+    return new MemoryHostProperties(values.with(setting, value));
+  }
+
+  /** The values with where each came from. */
+  public ConfigValues values() {
+    return values;
+  }
+
+  /** The store's options. */
   public StoreOptions storeOptions() {
-    return new StoreOptions(java.nio.file.Path.of(dataDir), rawPoints,
-        java.time.Duration.ofSeconds(rawMaxAgeSeconds), maxSeries, maxNewSeriesPerCall,
-        maxNewSeriesPerCallerPerMinute, java.time.Duration.ofSeconds(
-            consolidationIntervalSeconds));
+    return new StoreOptions(Path.of(dataDir), rawPoints, Duration.ofSeconds(rawMaxAgeSeconds),
+        maxSeries, maxNewSeriesPerCall, maxNewSeriesPerCallerPerMinute,
+        Duration.ofSeconds(consolidationIntervalSeconds));
   }
 }

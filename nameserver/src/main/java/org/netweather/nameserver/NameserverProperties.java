@@ -1,13 +1,56 @@
 package org.netweather.nameserver;
 
-/** The nameserver's configuration file (YAML); every field has a default that works locally. */
+import org.netweather.runtime.config.ConfigSchema;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.config.DaemonSettings;
+import org.netweather.runtime.config.Setting;
+
+/**
+ * The nameserver's configuration: its settings (keys of the YAML file, flags of {@code nws
+ * nameserver}) declared once below, and an immutable, checked snapshot of their values.
+ */
 public final class NameserverProperties {
-  /** gRPC port; 0 picks a free one. The original NWS nameserver used 8090. */
-  public int port = 8090;
-  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
-  public int metricsPort = 8099;
-  /** Where the snapshot and journal live. */
-  public String dataDir = "nws-data/nameserver";
-  /** Host name written into the nameserver's own registration. */
-  public String host = "";
+  public static final Setting<Integer> PORT = DaemonSettings.port(DaemonSettings.NAMESERVER_PORT,
+      "gRPC port; 0 picks a free one. The original NWS nameserver used 8090.");
+  public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8099);
+  public static final Setting<String> DATA_DIR = Setting.text("dataDir", "nws-data/nameserver",
+      "Where the snapshot and journal live.").label("DIR");
+  public static final Setting<String> HOST = Setting.text("host", "",
+      "Host name written into the nameserver's own registration; empty means this machine's.");
+
+  public static final ConfigSchema SCHEMA = ConfigSchema.of("nameserver", PORT, METRICS_PORT,
+      DATA_DIR, HOST);
+
+  public final int port;
+  public final int metricsPort;
+  public final String dataDir;
+  public final String host;
+  private final ConfigValues values;
+
+  /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
+  public NameserverProperties(ConfigValues values) {
+    if (values.schema() != SCHEMA) {
+      throw new IllegalArgumentException(values.schema() + " values are not the nameserver's");
+    }
+    this.values = values;
+    port = values.get(PORT);
+    metricsPort = values.get(METRICS_PORT);
+    dataDir = values.get(DATA_DIR);
+    host = values.get(HOST);
+  }
+
+  /** Every setting at its default. */
+  public static NameserverProperties defaults() {
+    return new NameserverProperties(SCHEMA.defaults());
+  }
+
+  /** A copy with one setting changed (checked against its rules). */
+  public <T> NameserverProperties with(Setting<T> setting, T value) {
+    return new NameserverProperties(values.with(setting, value));
+  }
+
+  /** The values with where each came from. */
+  public ConfigValues values() {
+    return values;
+  }
 }

@@ -1,30 +1,90 @@
 package org.netweather.proxy;
 
-import java.util.ArrayList;
 import java.util.List;
+import org.netweather.runtime.config.ConfigSchema;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.config.DaemonSettings;
+import org.netweather.runtime.config.Setting;
 
-/** The proxy's configuration file (YAML); every field has a default that works locally. */
+/**
+ * The proxy's configuration: its settings (keys of the YAML file, flags of {@code nws proxy})
+ * declared once below, and an immutable, checked snapshot of their values.
+ */
 public final class ProxyProperties {
-  /** gRPC port; 0 picks a free one. */
-  public int port = 8080;
-  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
-  public int metricsPort = 8089;
-  /** Nameserver address, host:port. */
-  public String nameserver = "localhost:8090";
-  /** The cluster this proxy serves. */
-  public String cluster = "default";
-  /** Hosts of the cluster besides the sensors registered with cluster=NAME. */
-  public List<String> hosts = new ArrayList<>();
-  /** Host name to advertise; empty means this machine's name. */
-  public String host = "";
-  /** Lease TTL in seconds. */
-  public int ttlSeconds = 10;
-  /** How often to look for the cluster's hosts, in milliseconds. */
-  public long discoveryMs = 2_000;
-  /** A value is stale once its measurement is older than this many of its periods. */
-  public double staleFactor = 3.0;
-  /** ... but never before this many milliseconds. */
-  public long minStaleMs = 10_000;
-  /** Staleness bound while a series' period is not yet known. */
-  public long defaultStaleMs = 300_000;
+  // The cache's own defaults are the one source of the staleness settings' defaults.
+  private static final ClusterCache.Settings CACHE = ClusterCache.Settings.defaults();
+
+  public static final Setting<Integer> PORT = DaemonSettings.port(8080,
+      "gRPC port; 0 picks a free one.");
+  public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8089);
+  public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
+  public static final Setting<String> CLUSTER = DaemonSettings.cluster("default",
+      "The cluster this proxy serves.");
+  public static final Setting<List<String>> HOSTS = Setting.list("hosts", List.of(),
+      "Hosts of the cluster besides the sensors registered with cluster=NAME.")
+      .label("H1,H2,...");
+  public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
+  public static final Setting<Long> DISCOVERY_MS = Setting.longInteger("discoveryMs", 2_000,
+      "How often to look for the cluster's hosts, in milliseconds.").atLeast(1);
+  public static final Setting<Double> STALE_FACTOR = Setting.decimal("staleFactor",
+      CACHE.staleFactor(),
+      "A value is stale once its measurement is older than this many of its periods.")
+      .rule("greater than 0", v -> v > 0);
+  public static final Setting<Long> MIN_STALE_MS = Setting.longInteger("minStaleMs",
+      CACHE.minStaleMs(), "... but never before this many milliseconds.").atLeast(0);
+  public static final Setting<Long> DEFAULT_STALE_MS = Setting.longInteger("defaultStaleMs",
+      CACHE.defaultStaleMs(), "Staleness bound while a series' period is not yet known.")
+      .atLeast(0);
+
+  public static final ConfigSchema SCHEMA = ConfigSchema.of("proxy", PORT, METRICS_PORT,
+      NAMESERVER, CLUSTER, HOSTS, HOST, TTL_SECONDS, DISCOVERY_MS, STALE_FACTOR, MIN_STALE_MS,
+      DEFAULT_STALE_MS);
+
+  public final int port;
+  public final int metricsPort;
+  public final String nameserver;
+  public final String cluster;
+  public final List<String> hosts;
+  public final String host;
+  public final int ttlSeconds;
+  public final long discoveryMs;
+  public final double staleFactor;
+  public final long minStaleMs;
+  public final long defaultStaleMs;
+  private final ConfigValues values;
+
+  /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
+  public ProxyProperties(ConfigValues values) {
+    if (values.schema() != SCHEMA) {
+      throw new IllegalArgumentException(values.schema() + " values are not the proxy's");
+    }
+    this.values = values;
+    port = values.get(PORT);
+    metricsPort = values.get(METRICS_PORT);
+    nameserver = values.get(NAMESERVER);
+    cluster = values.get(CLUSTER);
+    hosts = values.get(HOSTS);
+    host = values.get(HOST);
+    ttlSeconds = values.get(TTL_SECONDS);
+    discoveryMs = values.get(DISCOVERY_MS);
+    staleFactor = values.get(STALE_FACTOR);
+    minStaleMs = values.get(MIN_STALE_MS);
+    defaultStaleMs = values.get(DEFAULT_STALE_MS);
+  }
+
+  /** Every setting at its default. */
+  public static ProxyProperties defaults() {
+    return new ProxyProperties(SCHEMA.defaults());
+  }
+
+  /** A copy with one setting changed (checked against its rules). */
+  public <T> ProxyProperties with(Setting<T> setting, T value) {
+    return new ProxyProperties(values.with(setting, value));
+  }
+
+  /** The values with where each came from. */
+  public ConfigValues values() {
+    return values;
+  }
 }

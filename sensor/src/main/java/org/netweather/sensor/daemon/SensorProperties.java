@@ -1,35 +1,103 @@
 package org.netweather.sensor.daemon;
 
-/** The sensor's configuration file (YAML); every field has a default that works locally. */
+import org.netweather.runtime.config.ConfigSchema;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.config.DaemonSettings;
+import org.netweather.runtime.config.Setting;
+import org.netweather.sensor.spool.SpoolOptions;
+
+/**
+ * The sensor's configuration: its settings (keys of the YAML file, flags of {@code nws sensor})
+ * declared once below, and an immutable, checked snapshot of their values.
+ */
 public final class SensorProperties {
-  /** This host's name in series names; empty means the machine's host name. */
-  public String host = "";
-  /** Address other daemons use to reach this sensor; empty means {@link #host}. */
-  public String advertise = "";
-  /** Address to bind the probe listener to; empty means all addresses. */
-  public String bind = "";
-  /** gRPC port of the control service (the original NWS sensor used 8060). */
-  public int port = 8060;
-  /** Probe listener port. */
-  public int probePort = 8061;
-  /** Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none. */
-  public int metricsPort = 8069;
-  /** Nameserver address, host:port. */
-  public String nameserver = "localhost:8090";
-  /** Where the spool lives. */
-  public String dataDir = "nws-data/sensor";
-  /** Cluster attribute, used by proxies to find their hosts. */
-  public String cluster = "";
-  /** Lease TTL in seconds. */
-  public int ttlSeconds = 10;
-  /** Period of cpu.availability, seconds (the original's default was 10). */
-  public int cpuPeriodSeconds = 10;
-  /** Period of memory.free, seconds. */
-  public int memoryPeriodSeconds = 10;
-  /** How often to check the nameserver for this host's cliques, milliseconds. */
-  public long cliquePollMs = 5_000;
-  /** Spool bound in bytes. */
-  public long spoolBytes = 64L << 20;
-  /** Allow probes from any address (for tests and `nws probe-server`), not only sensors. */
-  public boolean probeFromAnyone = false;
+  public static final Setting<String> HOST = Setting.text("host", "",
+      "This host's name in series names; empty means the machine's host name.");
+  public static final Setting<String> ADVERTISE = Setting.text("advertise", "",
+      "Address other daemons use to reach this sensor; empty means host.").label("ADDR");
+  public static final Setting<String> BIND = Setting.text("bind", "",
+      "Address to bind the control service and probe listener to; empty means all addresses.")
+      .label("ADDR");
+  public static final Setting<Integer> PORT = DaemonSettings.port(8060,
+      "gRPC port of the control service (the original NWS sensor used 8060).");
+  public static final Setting<Integer> PROBE_PORT = Setting.integer("probePort", 8061,
+      "Probe listener port; 0 picks a free one.").between(0, 65535).label("PORT");
+  public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8069);
+  public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
+  public static final Setting<String> DATA_DIR = Setting.text("dataDir", "nws-data/sensor",
+      "Where the spool lives.").label("DIR");
+  public static final Setting<String> CLUSTER = DaemonSettings.optionalCluster(
+      "Cluster this host belongs to, used by proxies to find their hosts; empty means none.");
+  public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
+  public static final Setting<Integer> CPU_PERIOD_SECONDS = Setting.integer("cpuPeriodSeconds",
+      10, "Period of cpu.availability, seconds (the original's default was 10).").atLeast(1);
+  public static final Setting<Integer> MEMORY_PERIOD_SECONDS = Setting.integer(
+      "memoryPeriodSeconds", 10, "Period of memory.free, seconds.").atLeast(1);
+  public static final Setting<Long> CLIQUE_POLL_MS = Setting.longInteger("cliquePollMs", 5_000,
+      "How often to check the nameserver for this host's cliques, milliseconds.").atLeast(1);
+  public static final Setting<Long> SPOOL_BYTES = Setting.longInteger("spoolBytes",
+      SpoolOptions.defaults().maxBytes(),
+      "Disk the spool of undelivered measurements may use, in bytes.")
+      .atLeast(8 * 2 * 1024); // eight segments of at least 1 KiB, and room for two
+  public static final Setting<Boolean> PROBE_FROM_ANYONE = Setting.bool("probeFromAnyone", false,
+      "Allow probes from any address (for tests and `nws probe-server`), not only sensors.");
+
+  public static final ConfigSchema SCHEMA = ConfigSchema.of("sensor", HOST, ADVERTISE, BIND, PORT,
+      PROBE_PORT, METRICS_PORT, NAMESERVER, DATA_DIR, CLUSTER, TTL_SECONDS, CPU_PERIOD_SECONDS,
+      MEMORY_PERIOD_SECONDS, CLIQUE_POLL_MS, SPOOL_BYTES, PROBE_FROM_ANYONE);
+
+  public final String host;
+  public final String advertise;
+  public final String bind;
+  public final int port;
+  public final int probePort;
+  public final int metricsPort;
+  public final String nameserver;
+  public final String dataDir;
+  public final String cluster;
+  public final int ttlSeconds;
+  public final int cpuPeriodSeconds;
+  public final int memoryPeriodSeconds;
+  public final long cliquePollMs;
+  public final long spoolBytes;
+  public final boolean probeFromAnyone;
+  private final ConfigValues values;
+
+  /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
+  public SensorProperties(ConfigValues values) {
+    if (values.schema() != SCHEMA) {
+      throw new IllegalArgumentException(values.schema() + " values are not the sensor's");
+    }
+    this.values = values;
+    host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
+    bind = values.get(BIND);
+    port = values.get(PORT);
+    probePort = values.get(PROBE_PORT);
+    metricsPort = values.get(METRICS_PORT);
+    nameserver = values.get(NAMESERVER);
+    dataDir = values.get(DATA_DIR);
+    cluster = values.get(CLUSTER);
+    ttlSeconds = values.get(TTL_SECONDS);
+    cpuPeriodSeconds = values.get(CPU_PERIOD_SECONDS);
+    memoryPeriodSeconds = values.get(MEMORY_PERIOD_SECONDS);
+    cliquePollMs = values.get(CLIQUE_POLL_MS);
+    spoolBytes = values.get(SPOOL_BYTES);
+    probeFromAnyone = values.get(PROBE_FROM_ANYONE);
+  }
+
+  /** Every setting at its default. */
+  public static SensorProperties defaults() {
+    return new SensorProperties(SCHEMA.defaults());
+  }
+
+  /** A copy with one setting changed (checked against its rules). */
+  public <T> SensorProperties with(Setting<T> setting, T value) {
+    return new SensorProperties(values.with(setting, value));
+  }
+
+  /** The values with where each came from. */
+  public ConfigValues values() {
+    return values;
+  }
 }

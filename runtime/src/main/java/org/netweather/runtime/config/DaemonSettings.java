@@ -1,0 +1,66 @@
+package org.netweather.runtime.config;
+
+import org.netweather.model.SeriesName;
+import org.netweather.runtime.Addresses;
+
+/** Settings several daemons share, declared here once so their defaults and rules agree. */
+public final class DaemonSettings {
+  /** The nameserver's port unless configured otherwise (the original NWS used 8090). */
+  public static final int NAMESERVER_PORT = 8090;
+
+  private DaemonSettings() {}
+
+  /** The gRPC port. */
+  public static Setting<Integer> port(int defaultPort, String doc) {
+    return Setting.integer("port", defaultPort, doc).between(0, 65535).label("PORT");
+  }
+
+  public static Setting<Integer> metricsPort(int defaultPort) {
+    return Setting.integer("metricsPort", defaultPort,
+        "Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none.")
+        .between(-1, 65535).label("PORT");
+  }
+
+  /** The nameserver to register with, checked as {@code host:port}. */
+  public static Setting<String> nameserver() {
+    return Setting.text("nameserver", "localhost:" + NAMESERVER_PORT,
+        "Nameserver address, host:port.").label("HOST:PORT")
+        .check("host:port", DaemonSettings::hostPortProblem);
+  }
+
+  public static Setting<String> host() {
+    return Setting.text("host", "",
+        "Host name to advertise; empty means this machine's name.");
+  }
+
+  /** The registration name; empty means {@code kind@HOST}. */
+  public static Setting<String> name(String kind) {
+    return Setting.text("name", "", "Registration name; empty means " + kind + "@HOST.");
+  }
+
+  public static Setting<Integer> ttlSeconds() {
+    return Setting.integer("ttlSeconds", 10,
+        "Lease TTL in seconds of the registration with the nameserver.").atLeast(1);
+  }
+
+  /** A cluster attribute; empty means none. */
+  public static Setting<String> optionalCluster(String doc) {
+    return Setting.text("cluster", "", doc).check("letters, digits, '.', '_', '-'",
+        v -> v.isEmpty() ? null : SeriesName.nameProblem("cluster", v));
+  }
+
+  /** A cluster name that must be given. */
+  public static Setting<String> cluster(String defaultName, String doc) {
+    return Setting.text("cluster", defaultName, doc).check(
+        "non-empty; letters, digits, '.', '_', '-'", v -> SeriesName.nameProblem("cluster", v));
+  }
+
+  private static String hostPortProblem(String address) {
+    try {
+      Addresses.parse("address", address);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return "must be host:port, got '" + address + "'";
+    }
+  }
+}
