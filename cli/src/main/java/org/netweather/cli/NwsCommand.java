@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.netweather.cli.clique.CliqueCommand;
+import org.netweather.cli.config.ConfigCommand;
 import org.netweather.cli.daemon.ForecasterCommand;
 import org.netweather.cli.daemon.MemoryCommand;
 import org.netweather.cli.daemon.NameserverCommand;
@@ -57,6 +58,7 @@ import picocli.CommandLine.Spec;
         SnapshotCommand.class,
         StatusCommand.class,
         ScheduleCommand.class,
+        ConfigCommand.class,
     })
 public final class NwsCommand implements Callable<Integer> {
   /** Commands that run daemons: their logs, gRPC's included, are the daemon's record. */

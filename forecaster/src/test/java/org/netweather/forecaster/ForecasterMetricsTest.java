@@ -68,10 +68,10 @@ class ForecasterMetricsTest {
             // Left open, as a live stream is.
           }
         }).build().start());
-    ForecasterProperties p = new ForecasterProperties();
-    p.nameserver = nameserver + ":0";
-    p.host = "f";
-    p.discoveryMs = 100;
+    ForecasterProperties p = ForecasterProperties.defaults()
+        .with(ForecasterProperties.NAMESERVER, nameserver + ":0")
+        .with(ForecasterProperties.HOST, "f")
+        .with(ForecasterProperties.DISCOVERY_MS, 100L);
     double observed = value("netweather_forecaster_observed_measurements");
     double series = value("netweather_forecaster_series");
     double followed = value("netweather_forecaster_followed_memory_hosts");

@@ -61,11 +61,11 @@ class ForecasterFollowTest {
     ns.register(Registration.newBuilder().setName("memory@m1").setKind("memory")
         .setAddress("m1:1").build(), 3600);
     startMemory();
-    ForecasterProperties p = new ForecasterProperties();
-    p.nameserver = "ns:1";
-    p.host = "f";
-    p.discoveryMs = 100;
-    p.burnIn = 10;
+    ForecasterProperties p = ForecasterProperties.defaults()
+        .with(ForecasterProperties.NAMESERVER, "ns:1")
+        .with(ForecasterProperties.HOST, "f")
+        .with(ForecasterProperties.DISCOVERY_MS, 100L)
+        .with(ForecasterProperties.BURN_IN, 10);
     forecaster = ForecasterServer.start(p, InProcessServerBuilder.forName("forecaster"),
         InProcessChannels::forAddress);
     client = InProcessChannelBuilder.forName("forecaster").build();

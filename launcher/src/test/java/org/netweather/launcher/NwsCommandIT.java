@@ -45,15 +45,15 @@ class NwsCommandIT {
 
   @BeforeEach
   void setUp() throws Exception {
-    NameserverProperties nsp = new NameserverProperties();
-    nsp.dataDir = dir.resolve("ns").toString();
-    nsp.host = "localhost";
+    NameserverProperties nsp = NameserverProperties.defaults()
+        .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
+        .with(NameserverProperties.HOST, "localhost");
     ns = NameserverServer.start(nsp, NettyServerBuilder.forPort(0));
     nameserver = "localhost:" + ns.getPort();
-    MemoryHostProperties mp = new MemoryHostProperties();
-    mp.dataDir = dir.resolve("mem").toString();
-    mp.host = "localhost";
-    mp.nameserver = nameserver;
+    MemoryHostProperties mp = MemoryHostProperties.defaults()
+        .with(MemoryHostProperties.DATA_DIR, dir.resolve("mem").toString())
+        .with(MemoryHostProperties.HOST, "localhost")
+        .with(MemoryHostProperties.NAMESERVER, nameserver);
     memory = MemoryHostServer.start(mp, NettyServerBuilder.forPort(0));
     long deadline = System.currentTimeMillis() + 10_000;
     while (run("search", "(kind=memory)", "--json").out.indexOf("memory@") < 0) {

@@ -60,22 +60,22 @@ class ProxyForecasterRestartTest {
     memServer = InProcessServerBuilder.forName("m2")
         .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
     forecaster = startForecaster();
-    ProxyProperties pp = new ProxyProperties();
-    pp.nameserver = "ns2:1";
-    pp.cluster = "c";
-    pp.hosts = List.of("a", "b");
-    pp.host = "p";
-    pp.discoveryMs = 100;
+    ProxyProperties pp = ProxyProperties.defaults()
+        .with(ProxyProperties.NAMESERVER, "ns2:1")
+        .with(ProxyProperties.CLUSTER, "c")
+        .with(ProxyProperties.HOSTS, List.of("a", "b"))
+        .with(ProxyProperties.HOST, "p")
+        .with(ProxyProperties.DISCOVERY_MS, 100L);
     proxy = ProxyServer.start(pp, InProcessServerBuilder.forName("proxy2"),
         InProcessChannels::forAddress);
     client = InProcessChannelBuilder.forName("proxy2").build();
   }
 
   private ForecasterServer startForecaster() throws Exception {
-    ForecasterProperties fp = new ForecasterProperties();
-    fp.nameserver = "ns2:1";
-    fp.host = "f2";
-    fp.discoveryMs = 100;
+    ForecasterProperties fp = ForecasterProperties.defaults()
+        .with(ForecasterProperties.NAMESERVER, "ns2:1")
+        .with(ForecasterProperties.HOST, "f2")
+        .with(ForecasterProperties.DISCOVERY_MS, 100L);
     return ForecasterServer.start(fp, InProcessServerBuilder.forName("f2"),
         InProcessChannels::forAddress);
   }

@@ -77,13 +77,13 @@ class SensorSpoolTest {
     ns.register(Registration.newBuilder().setName("memory@m3").setKind("memory")
         .setAddress("m3:1").build(), 3600);
     startMemory();
-    SensorProperties p = new SensorProperties();
-    p.host = "alpha";
-    p.nameserver = "ns3:1";
-    p.dataDir = dir.resolve("sensor").toString();
-    p.probePort = 0;
-    p.memoryPeriodSeconds = 1;
-    p.cpuPeriodSeconds = 3600; // once at start; memory.free every second
+    SensorProperties p = SensorProperties.defaults()
+        .with(SensorProperties.HOST, "alpha")
+        .with(SensorProperties.NAMESERVER, "ns3:1")
+        .with(SensorProperties.DATA_DIR, dir.resolve("sensor").toString())
+        .with(SensorProperties.PROBE_PORT, 0)
+        .with(SensorProperties.MEMORY_PERIOD_SECONDS, 1)
+        .with(SensorProperties.CPU_PERIOD_SECONDS, 3600); // once at start; memory.free every second
     sensor = SensorServer.start(p, InProcessServerBuilder.forName("sensor3"),
         InProcessChannels::forAddress);
 
@@ -115,13 +115,13 @@ class SensorSpoolTest {
     // Room for one series only: whichever the sensor delivers first is stored, appends that
     // would create the other are refused and their measurements wait in the spool.
     startMemory(StoreOptions.defaults(dir.resolve("mem")).withLimits(1, 1000, 20_000));
-    SensorProperties p = new SensorProperties();
-    p.host = "alpha";
-    p.nameserver = "ns3:1";
-    p.dataDir = dir.resolve("sensor").toString();
-    p.probePort = 0;
-    p.memoryPeriodSeconds = 1;
-    p.cpuPeriodSeconds = 3600;
+    SensorProperties p = SensorProperties.defaults()
+        .with(SensorProperties.HOST, "alpha")
+        .with(SensorProperties.NAMESERVER, "ns3:1")
+        .with(SensorProperties.DATA_DIR, dir.resolve("sensor").toString())
+        .with(SensorProperties.PROBE_PORT, 0)
+        .with(SensorProperties.MEMORY_PERIOD_SECONDS, 1)
+        .with(SensorProperties.CPU_PERIOD_SECONDS, 3600);
     sensor = SensorServer.start(p, InProcessServerBuilder.forName("sensor3"),
         InProcessChannels::forAddress);
     Thread.sleep(4_000);

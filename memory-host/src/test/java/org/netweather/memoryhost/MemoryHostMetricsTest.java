@@ -40,10 +40,11 @@ class MemoryHostMetricsTest {
   @Test
   void daemon_countsNewPointsCommitsSeriesAndWatchers_andForgetsGaugesWhenClosed()
       throws Exception {
-    MemoryHostProperties p = new MemoryHostProperties();
-    p.dataDir = dir.toString();
-    p.host = "m";
-    p.nameserver = "localhost:1"; // nobody there: the registrar just retries
+    MemoryHostProperties p = MemoryHostProperties.defaults()
+        .with(MemoryHostProperties.DATA_DIR, dir.toString())
+        .with(MemoryHostProperties.HOST, "m")
+        // nobody there: the registrar just retries
+        .with(MemoryHostProperties.NAMESERVER, "localhost:1");
     String name = GrpcCleanupExtension.newName();
     double appended = value("netweather_memory_appended_measurements");
     double commits = value("netweather_memory_wal_commit_duration_seconds");

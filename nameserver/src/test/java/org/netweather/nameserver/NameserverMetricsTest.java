@@ -34,9 +34,9 @@ class NameserverMetricsTest {
   @Test
   void daemon_reportsLiveRegistrationsAndDirectory_andForgetsThemWhenClosed()
       throws Exception {
-    NameserverProperties p = new NameserverProperties();
-    p.dataDir = dir.toString();
-    p.host = "n";
+    NameserverProperties p = NameserverProperties.defaults()
+        .with(NameserverProperties.DATA_DIR, dir.toString())
+        .with(NameserverProperties.HOST, "n");
     String name = GrpcCleanupExtension.newName();
     double live = value("netweather_nameserver_live_registrations");
     double series = value("netweather_nameserver_directory_series");

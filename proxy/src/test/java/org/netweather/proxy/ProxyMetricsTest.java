@@ -25,12 +25,12 @@ class ProxyMetricsTest {
   @Test
   void daemon_reportsClusterHostsAndCachedForecasts_andForgetsThemWhenClosed()
       throws Exception {
-    ProxyProperties p = new ProxyProperties();
-    p.cluster = "c";
-    p.hosts = List.of("a", "b", "c");
-    p.host = "p";
-    p.nameserver = GrpcCleanupExtension.newName() + ":0"; // nobody there
-    p.discoveryMs = 50;
+    ProxyProperties p = ProxyProperties.defaults()
+        .with(ProxyProperties.CLUSTER, "c")
+        .with(ProxyProperties.HOSTS, List.of("a", "b", "c"))
+        .with(ProxyProperties.HOST, "p")
+        .with(ProxyProperties.NAMESERVER, GrpcCleanupExtension.newName() + ":0") // nobody there
+        .with(ProxyProperties.DISCOVERY_MS, 50L);
     double hosts = value("netweather_proxy_cluster_hosts");
     double cached = value("netweather_proxy_cached_forecasts");
 

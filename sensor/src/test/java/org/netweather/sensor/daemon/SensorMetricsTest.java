@@ -74,14 +74,14 @@ class SensorMetricsTest {
         old.append(batch);
       }
     }
-    SensorProperties p = new SensorProperties();
-    p.host = "alpha";
-    p.nameserver = nameserver + ":0";
-    p.dataDir = data.toString();
-    p.probePort = 0;
-    p.spoolBytes = 8192;
-    p.cpuPeriodSeconds = 3600; // each host skill once, at start
-    p.memoryPeriodSeconds = 3600;
+    SensorProperties p = SensorProperties.defaults()
+        .with(SensorProperties.HOST, "alpha")
+        .with(SensorProperties.NAMESERVER, nameserver + ":0")
+        .with(SensorProperties.DATA_DIR, data.toString())
+        .with(SensorProperties.PROBE_PORT, 0)
+        .with(SensorProperties.SPOOL_BYTES, 8192L)
+        .with(SensorProperties.CPU_PERIOD_SECONDS, 3600) // each host skill once, at start
+        .with(SensorProperties.MEMORY_PERIOD_SECONDS, 3600);
     double cpu = value("netweather_sensor_measurements", "cpu.availability");
     double memory = value("netweather_sensor_measurements", "memory.free");
     double latencyFailed = value("netweather_sensor_failed_measurements", "tcp.latency");
