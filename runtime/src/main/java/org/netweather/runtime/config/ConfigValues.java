@@ -111,7 +111,8 @@ public final class ConfigValues {
             + "' (known keys: " + schema.keys() + ")"));
         Source source = Source.file(file, e.line());
         if (e.isSection()) {
-          throw bad(s, source, "must be a " + s.type().name() + ", got a mapping");
+          throw bad(s, source, "must be " + ValueType.withArticle(s.type().name())
+              + ", got a mapping");
         }
         if (e.value() == null || e.value().isNull()) {
           throw bad(s, source, "has no value");

@@ -67,11 +67,16 @@ public final class ValueType<T> {
   private static <T> ValueType<T> scalar(String name, String label, Function<String, T> parse) {
     return new ValueType<>(name, label, parse, node -> {
       if (!node.isValueNode()) {
-        throw new IllegalArgumentException("must be a " + name + ", got "
+        throw new IllegalArgumentException("must be " + withArticle(name) + ", got "
             + (node.isArray() ? "a list" : "a mapping"));
       }
       return parse.apply(node.asText());
     }, String::valueOf);
+  }
+
+  /** {@code integer} as {@code an integer}, {@code string} as {@code a string}. */
+  static String withArticle(String name) {
+    return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
   }
 
   /** The type's name in the configuration reference, e.g. {@code integer}. */
