@@ -38,7 +38,7 @@ public final class SensorProperties {
   public static final Setting<Long> SPOOL_BYTES = Setting.longInteger("spoolBytes",
       SpoolOptions.defaults().maxBytes(),
       "Disk the spool of undelivered measurements may use, in bytes.")
-      .atLeast(8 * 2 * 1024); // eight segments of at least 1 KiB, and room for two
+      .atLeast(8 * 1024); // the spool is eight segments of at least 1 KiB
   public static final Setting<Boolean> PROBE_FROM_ANYONE = Setting.bool("probeFromAnyone", false,
       "Allow probes from any address (for tests and `nws probe-server`), not only sensors.");
 
