@@ -2,6 +2,7 @@ package org.netweather.cli.config;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.netweather.cli.ErrorHandler;
 import org.netweather.cli.daemon.ConfiguredCommand;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code nws config}: the daemons' configuration, effective ({@code show}) and documented. */
 @Command(name = "config", description = "Show the daemons' configuration.",
     subcommands = {ShowCommand.class, ReferenceCommand.class})
-public final class ConfigCommand implements java.util.concurrent.Callable<Integer> {
+public final class ConfigCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   /** The commands that run from a configuration, by the name {@code config show} takes. */

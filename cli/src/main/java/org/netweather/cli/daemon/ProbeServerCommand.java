@@ -17,7 +17,7 @@ public final class ProbeServerCommand implements Callable<Integer> {
   @Option(names = "--bind", paramLabel = "ADDR", description = "Address (default: all).")
   String bind;
 
-  @Option(names = "--port", defaultValue = "8061", description = "Port (default 8061).")
+  @Option(names = "--port", defaultValue = "8061", description = "Port (default: ${DEFAULT-VALUE}).")
   int port;
 
   @Override

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.netweather.forecaster.ForecasterProperties;
 import org.netweather.memoryhost.MemoryHostProperties;
 import org.netweather.nameserver.NameserverProperties;
@@ -48,8 +49,7 @@ final class UpPlan {
    * Reads {@code file} (null for none); {@code flags} lays the command's flags over the {@code
    * up} section.
    */
-  static UpPlan read(Path file,
-      java.util.function.UnaryOperator<ConfigValues.Builder> flags) {
+  static UpPlan read(Path file, UnaryOperator<ConfigValues.Builder> flags) {
     Map<String, Map<String, YamlConfigFile.Entry>> sections = new LinkedHashMap<>();
     Path path = null;
     if (file != null) {

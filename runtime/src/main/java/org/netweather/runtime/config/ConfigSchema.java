@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Every setting of one daemon, in the order the reference and {@code nws config show} list them. */
+/** Every setting of one daemon, in the order the reference and {@code nws config show} use. */
 public final class ConfigSchema {
   private final String name;
   private final Map<String, Setting<?>> settings = new LinkedHashMap<>();
