@@ -86,7 +86,10 @@ public final class SeriesDb implements AutoCloseable {
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         // Bounded descriptors whatever the data size; SST files are large, so few are needed.
         .setMaxOpenFiles(256).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
-        .setMaxTotalWalSize(256L << 20);
+        .setMaxTotalWalSize(256L << 20)
+        // Recovery replays the log without writing tables, so a daemon starts on a nearly
+        // full disk; no preallocation, so a log takes only the space it fills.
+        .setAvoidFlushDuringRecovery(true).setAllowFAllocate(false);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (String name : FAMILIES) {
       ColumnFamilyOptions o = new ColumnFamilyOptions().setWriteBufferSize(32L << 20)
