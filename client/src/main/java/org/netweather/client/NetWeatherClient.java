@@ -20,7 +20,11 @@ import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.FetchConsolidatedRequest;
+import org.netweather.api.v1.DeleteSeriesRequest;
+import org.netweather.api.v1.DeleteSeriesResponse;
 import org.netweather.api.v1.FetchConsolidatedResponse;
+import org.netweather.api.v1.RetentionRequest;
+import org.netweather.api.v1.RetentionResponse;
 import org.netweather.api.v1.FetchRequest;
 import org.netweather.api.v1.FetchResponse;
 import org.netweather.api.v1.Forecast;
@@ -239,6 +243,32 @@ public final class NetWeatherClient implements AutoCloseable {
           .listSeries(req)).getSeriesList());
     }
     out.sort((a, b) -> a.getSeries().compareTo(b.getSeries()));
+    return out;
+  }
+
+  /**
+   * Deletes the series matching {@code pattern} on every live memory-host (or, with
+   * {@code dryRun}, lists them), one response per memory-host address.
+   */
+  public java.util.Map<String, DeleteSeriesResponse> deleteSeries(String pattern,
+      boolean dryRun) {
+    java.util.Map<String, DeleteSeriesResponse> out = new java.util.TreeMap<>();
+    DeleteSeriesRequest req = DeleteSeriesRequest.newBuilder().setPattern(pattern)
+        .setDryRun(dryRun).build();
+    for (Registration m : search("(kind=memory)")) {
+      out.put(m.getAddress(), retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
+          .withDeadline(d).deleteSeries(req)));
+    }
+    return out;
+  }
+
+  /** Reads (an empty request) or sets the raw-point retention of every live memory-host. */
+  public java.util.Map<String, RetentionResponse> retention(RetentionRequest request) {
+    java.util.Map<String, RetentionResponse> out = new java.util.TreeMap<>();
+    for (Registration m : search("(kind=memory)")) {
+      out.put(m.getAddress(), retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
+          .withDeadline(d).retention(request)));
+    }
     return out;
   }
 
