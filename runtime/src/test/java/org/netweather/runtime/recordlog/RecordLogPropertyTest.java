@@ -39,6 +39,11 @@ class RecordLogPropertyTest {
       rnd.nextBytes(b);
       out.add(b);
     }
+    // Every run holds at least one empty record and one larger than the read buffer.
+    out.set(rnd.nextInt(n), new byte[0]);
+    byte[] large = new byte[1500];
+    rnd.nextBytes(large);
+    out.set(rnd.nextInt(n), large);
     return out;
   }
 
@@ -71,11 +76,11 @@ class RecordLogPropertyTest {
   }
 
   @ParameterizedTest
-  @ValueSource(longs = {1, 2, 3})
+  @ValueSource(longs = {1, 2})
   void open_cutAtEveryOffset_keepsExactlyTheWholeRecordsBeforeTheCut_andAppendsAfterThem(
       long seed) throws IOException {
     Random rnd = new Random(seed);
-    List<byte[]> records = randomRecords(rnd, 24);
+    List<byte[]> records = randomRecords(rnd, 20);
     byte[] file = written(records);
     long[] ends = new long[records.size()];
     long end = 0;
@@ -117,7 +122,7 @@ class RecordLogPropertyTest {
   @ValueSource(longs = {4, 5})
   void open_oneByteFlippedInARecord_stopsRightBeforeThatRecord(long seed) throws IOException {
     Random rnd = new Random(seed);
-    List<byte[]> records = randomRecords(rnd, 24);
+    List<byte[]> records = randomRecords(rnd, 20);
     byte[] file = written(records);
     long start = 0;
     for (int k = 0; k < records.size(); k++) {
