@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.netweather.forecaster.ForecasterProperties;
 import org.netweather.forecaster.ForecasterServer;
+import org.netweather.runtime.Channels;
 import org.netweather.runtime.ConfigLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,7 +47,7 @@ public final class ForecasterCommand implements Callable<Integer> {
     }
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ForecasterServer f = metrics.closeIfFails(() -> ForecasterServer.start(
-        p, NettyServerBuilder.forPort(p.port), ForecasterServer::plaintext));
+        p, NettyServerBuilder.forPort(p.port), Channels::plaintext));
     return Foreground.run("forecaster", f::awaitTermination, f::close, metrics,
         "forecaster listening on port " + f.getPort() + ", following memory-hosts"
         + " registered with " + p.nameserver);

@@ -4,9 +4,9 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.netweather.forecaster.ForecasterServer;
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
+import org.netweather.runtime.Channels;
 import org.netweather.runtime.ConfigLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -61,7 +61,7 @@ public final class ProxyCommand implements Callable<Integer> {
     }
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ProxyServer proxy = metrics.closeIfFails(() -> ProxyServer.start(
-        p, NettyServerBuilder.forPort(p.port), ForecasterServer::plaintext));
+        p, NettyServerBuilder.forPort(p.port), Channels::plaintext));
     return Foreground.run("proxy", proxy::awaitTermination, proxy::close, metrics,
         "proxy for cluster " + p.cluster + " listening on port "
         + proxy.getPort());

@@ -4,7 +4,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.netweather.forecaster.ForecasterServer;
+import org.netweather.runtime.Channels;
 import org.netweather.runtime.ConfigLoader;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
@@ -83,7 +83,7 @@ public final class SensorCommand implements Callable<Integer> {
         : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);
     SensorServer s = metrics.closeIfFails(
-        () -> SensorServer.start(p, builder, ForecasterServer::plaintext));
+        () -> SensorServer.start(p, builder, Channels::plaintext));
     return Foreground.run("sensor", s::awaitTermination, s::close, metrics,
         "sensor listening on port " + s.getPort() + ", probes on port "
         + s.probePort() + ", spool in " + p.dataDir);

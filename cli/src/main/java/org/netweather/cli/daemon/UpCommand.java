@@ -15,6 +15,7 @@ import org.netweather.nameserver.NameserverProperties;
 import org.netweather.nameserver.NameserverServer;
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
+import org.netweather.runtime.Channels;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
 import picocli.CommandLine.Command;
@@ -91,7 +92,7 @@ public final class UpCommand implements Callable<Integer> {
       fp.host = host;
       fp.nameserver = host + ":" + ns.getPort();
       ForecasterServer forecaster = ForecasterServer.start(fp,
-          NettyServerBuilder.forPort(fp.port), ForecasterServer::plaintext);
+          NettyServerBuilder.forPort(fp.port), Channels::plaintext);
       running.push(forecaster);
 
       ProxyProperties pp = new ProxyProperties();
@@ -101,7 +102,7 @@ public final class UpCommand implements Callable<Integer> {
       pp.cluster = cluster;
       pp.hosts = List.of(host);
       ProxyServer proxy = ProxyServer.start(pp, NettyServerBuilder.forPort(pp.port),
-          ForecasterServer::plaintext);
+          Channels::plaintext);
       running.push(proxy);
 
       SensorProperties sp = new SensorProperties();
@@ -112,7 +113,7 @@ public final class UpCommand implements Callable<Integer> {
       sp.dataDir = dataDir.resolve("sensor").toString();
       sp.cluster = cluster;
       SensorServer sensor = SensorServer.start(sp, NettyServerBuilder.forPort(sp.port),
-          ForecasterServer::plaintext);
+          Channels::plaintext);
       running.push(sensor);
 
       System.err.println("NetWeather is up: nameserver " + host + ":" + ns.getPort()
