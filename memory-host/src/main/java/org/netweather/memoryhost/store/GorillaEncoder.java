@@ -130,6 +130,24 @@ public final class GorillaEncoder {
     return out.array().length;
   }
 
+  /** An independent copy, to extend without changing this one. */
+  public GorillaEncoder copy() {
+    GorillaEncoder c = new GorillaEncoder(out.copy());
+    c.count = count;
+    c.prevTime = prevTime;
+    c.prevDelta = prevDelta;
+    c.prevBits = prevBits;
+    c.prevLeading = prevLeading;
+    c.prevTrailing = prevTrailing;
+    c.minTime = minTime;
+    c.maxTime = maxTime;
+    return c;
+  }
+
+  private GorillaEncoder(BitWriter out) {
+    this.out = out;
+  }
+
   /** The encoded points so far, for {@link GorillaDecoder}. */
   public byte[] toByteArray() {
     return out.toByteArray();

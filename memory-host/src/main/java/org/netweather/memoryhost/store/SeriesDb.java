@@ -33,7 +33,7 @@ import org.rocksdb.WriteOptions;
  *
  * <pre>
  *   series   name:UTF-8            -&gt; id, created, sealed count, first, max, last value
- *   head     id:8 time:8           -&gt; value:8       points not yet sealed (also in memory)
+ *   head     id:8                  -&gt; count:4 gorilla-bits   newest points, not yet sealed
  *   chunks   id:8 minTime:8        -&gt; {@link Chunk}  sealed runs, disjoint and ordered
  *   archives id:8                  -&gt; consolidated archive bytes (see the archive consolidator)
  *   default  "next-id"             -&gt; the next series id (ids are never reused)
@@ -41,11 +41,14 @@ import org.rocksdb.WriteOptions;
  *
  * <p>RocksDB's write-ahead log is the durability point: a group of appends is one atomic write
  * batch, synced once, so an acknowledged point is on disk and a failed group stores nothing
- * (not even the series it would have created). A head fills to {@link #CHUNK_POINTS} points and
- * is then sealed into a chunk in its own atomic batch; sealing needs no sync, since until its
- * batch is durable the head rows still hold the points. A point older than a series' sealed
+ * (not even the series it would have created). Each group rewrites the head of every series
+ * it touches as one value (a few hundred bytes, Gorilla-encoded, also kept in memory), so the
+ * log and the tables see one entry per series per group, not one per point, and no deletions
+ * pile up. A head fills to {@link #CHUNK_POINTS} points and is then sealed into a chunk in its
+ * own atomic batch; sealing needs no sync, since until its batch is durable the stored head
+ * still holds the points. A point older than a series' sealed
  * chunks (a back-dated measurement) is merged into the chunk that covers it, so chunks never
- * overlap. On open only the series records and the head rows are read.
+ * overlap. On open only the series records and the heads are read: two values per series.
  *
  * <p>Thread-safety: {@link #commit}, {@link #seal}, {@link #delete} and {@link #trim} are for
  * one writer thread; reads may come from any thread.
@@ -145,22 +148,12 @@ public final class SeriesDb implements AutoCloseable {
         nextId = Math.max(nextId, s.id + 1);
       }
     }
-    // Head rows in key order: one series after another, its points by time.
     try (RocksIterator it = db.newIterator(headCf)) {
-      SeriesState s = null;
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        long id = Keys.id(k);
-        if (s == null || s.id != id) {
-          s = byId.get(id);
+        SeriesState s = byId.get(Keys.id(it.key()));
+        if (s != null) {
+          s.head = decodeHead(it.value());
         }
-        if (s == null) {
-          continue; // left by a deletion whose range delete is not yet compacted away
-        }
-        if (s.head == null) {
-          s.head = new GorillaEncoder();
-        }
-        s.head.add(Keys.time(k), Keys.doubleOf(it.value()));
       }
     }
     for (SeriesState s : byName.values()) {
@@ -235,6 +228,7 @@ public final class SeriesDb implements AutoCloseable {
     enter();
     try {
       Map<SeriesState, Merge> merges = new java.util.HashMap<>();
+      Map<SeriesState, GorillaEncoder> heads = new java.util.HashMap<>();
       try (WriteBatch batch = new WriteBatch()) {
         for (SeriesState s : created) {
           put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), s.record());
@@ -245,12 +239,22 @@ public final class SeriesDb implements AutoCloseable {
         for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
           SeriesState s = e.getKey();
           PointBuffer p = e.getValue();
+          GorillaEncoder head = null;
           for (int i = 0; i < p.size; i++) {
             if (p.times[i] > s.sealedMax) {
-              put(batch, headCf, Keys.of(s.id, p.times[i]), Keys.doubleBytes(p.values[i]));
+              if (head == null) {
+                synchronized (s) {
+                  head = s.head == null ? new GorillaEncoder() : s.head.copy();
+                }
+              }
+              head.add(p.times[i], p.values[i]);
             } else {
               merges.computeIfAbsent(s, k -> new Merge()).points.add(p.times[i], p.values[i]);
             }
+          }
+          if (head != null) {
+            heads.put(s, head);
+            put(batch, headCf, Keys.of(s.id), encodeHead(head));
           }
         }
         for (Map.Entry<SeriesState, Merge> m : merges.entrySet()) {
@@ -261,18 +265,12 @@ public final class SeriesDb implements AutoCloseable {
       for (SeriesState s : created) {
         byName.put(s.name, s);
       }
-      for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
-        SeriesState s = e.getKey();
-        PointBuffer p = e.getValue();
+      for (SeriesState s : fresh.keySet()) {
         Merge m = merges.get(s);
         synchronized (s) {
-          for (int i = 0; i < p.size; i++) {
-            if (p.times[i] > s.sealedMax) {
-              if (s.head == null) {
-                s.head = new GorillaEncoder();
-              }
-              s.head.add(p.times[i], p.values[i]);
-            }
+          GorillaEncoder head = heads.get(s);
+          if (head != null) {
+            s.head = head;
           }
           if (m != null) {
             m.apply(s);
@@ -376,7 +374,7 @@ public final class SeriesDb implements AutoCloseable {
             put(batch, chunksCf, Keys.of(s.id, p.times[from]),
                 Chunk.encode(p.times, p.values, from, to));
           }
-          delRange(batch, headCf, Keys.of(s.id, 0), Keys.of(s.id, p.times[p.size - 1] + 1));
+          del(batch, headCf, Keys.of(s.id));
           put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
           write(noSync, batch);
         }
@@ -403,6 +401,11 @@ public final class SeriesDb implements AutoCloseable {
     try {
       synchronized (s) {
         if (s.deleted || s.sealedCount == 0) {
+          return 0;
+        }
+        // Nothing to drop (the usual case while a series grows): skip reading its chunks.
+        boolean overCount = s.sealedCount + s.headCount() >= maxPoints + CHUNK_POINTS;
+        if (!overCount && s.sealedFirst >= minTime) {
           return 0;
         }
         long count = s.sealedCount;
@@ -461,7 +464,7 @@ public final class SeriesDb implements AutoCloseable {
         try (WriteBatch batch = new WriteBatch()) {
           for (SeriesState s : part) {
             del(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8));
-            delRange(batch, headCf, Keys.of(s.id), Keys.of(s.id + 1));
+            del(batch, headCf, Keys.of(s.id));
             delRange(batch, chunksCf, Keys.of(s.id), Keys.of(s.id + 1));
             del(batch, archivesCf, Keys.of(s.id));
           }
@@ -625,11 +628,14 @@ public final class SeriesDb implements AutoCloseable {
           }
         }
       }
-      try (RocksIterator it = db.newIterator(headCf, read)) {
-        for (it.seek(Keys.of(s.id, Math.max(0, since) + 1));
-            it.isValid() && Keys.id(it.key()) == s.id; it.next()) {
-          out.add(Keys.time(it.key()), Keys.doubleOf(it.value()));
+      try {
+        byte[] head = db.get(headCf, read, Keys.of(s.id));
+        if (head != null) {
+          out.addAll(decodeHead(head).decoder());
         }
+      } catch (RocksDBException e) {
+        throw new IllegalStateException("reading the head of " + s.name + ": " + e.getMessage(),
+            e);
       }
       out.sort();
       return out.range(since + 1, Long.MAX_VALUE).last(maxPoints);
@@ -690,6 +696,26 @@ public final class SeriesDb implements AutoCloseable {
     } catch (RocksDBException e) {
       return -1;
     }
+  }
+
+  private static byte[] encodeHead(GorillaEncoder head) {
+    byte[] bits = head.toByteArray();
+    byte[] out = new byte[4 + bits.length];
+    Keys.putInt(out, 0, head.count());
+    System.arraycopy(bits, 0, out, 4, bits.length);
+    return out;
+  }
+
+  /** Rebuilds a head's encoder from its stored form, so that appending can continue. */
+  private static GorillaEncoder decodeHead(byte[] stored) {
+    int count = Keys.getInt(stored, 0);
+    GorillaDecoder d = new GorillaDecoder(stored, 4, (stored.length - 4) * 8L, count);
+    GorillaEncoder e = new GorillaEncoder(Math.max(32, stored.length + 16));
+    while (d.hasNext()) {
+      d.next();
+      e.add(d.time(), d.value());
+    }
+    return e;
   }
 
   private byte[] chunkCovering(long id, long time, byte[][] keyOut) {
