@@ -36,6 +36,7 @@ import org.netweather.api.v1.GetForecastsRequest;
 import org.netweather.api.v1.GetForecastsResponse;
 import org.netweather.api.v1.GetSnapshotRequest;
 import org.netweather.api.v1.ListSeriesRequest;
+import org.netweather.api.v1.ListSeriesResponse;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.ProxyGrpc;
@@ -237,10 +238,16 @@ public final class NetWeatherClient implements AutoCloseable {
   /** Summaries of every series on every live memory-host, optionally matching a pattern. */
   public List<SeriesSummary> series(String pattern) {
     List<SeriesSummary> out = new ArrayList<>();
-    ListSeriesRequest req = ListSeriesRequest.newBuilder().setPattern(pattern).build();
     for (Registration m : search("(kind=memory)")) {
-      out.addAll(retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress()).withDeadline(d)
-          .listSeries(req)).getSeriesList());
+      String token = "";
+      do {
+        ListSeriesRequest req = ListSeriesRequest.newBuilder().setPattern(pattern)
+            .setPageSize(10_000).setPageToken(token).build();
+        ListSeriesResponse page = retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
+            .withDeadline(d).listSeries(req));
+        out.addAll(page.getSeriesList());
+        token = page.getNextPageToken();
+      } while (!token.isEmpty());
     }
     out.sort((a, b) -> a.getSeries().compareTo(b.getSeries()));
     return out;

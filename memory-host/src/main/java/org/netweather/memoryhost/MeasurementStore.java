@@ -467,6 +467,23 @@ public final class MeasurementStore implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Up to {@code n} series after {@code after} in name order (all if empty), matching
+   * {@code pattern} (null for all).
+   */
+  List<SeriesState> page(SeriesPattern pattern, String after, int n) {
+    List<SeriesState> out = new ArrayList<>();
+    for (SeriesState s : db.seriesAfter(after)) {
+      if (out.size() == n) {
+        break;
+      }
+      if (pattern == null || pattern.matches(s.name())) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
   /** Series stored. */
   public int seriesCount() {
     return db.seriesCount();

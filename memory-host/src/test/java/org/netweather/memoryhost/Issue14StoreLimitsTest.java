@@ -187,6 +187,32 @@ class Issue14StoreLimitsTest {
     assertTrue(kept >= 360 && kept <= 480, "kept " + kept);
   }
 
+  @Test
+  void listSeries_pagesInNameOrder_withoutLosingOrRepeatingAny() throws Exception {
+    open(StoreOptions.defaults(dir));
+    stub.append(newSeries("p", 1000));
+    stub.append(AppendRequest.newBuilder().addBatches(point("tcp.latency:a->b", clock.millis(),
+        1)).build());
+    List<String> seen = new java.util.ArrayList<>();
+    String token = "";
+    int pages = 0;
+    do {
+      org.netweather.api.v1.ListSeriesResponse page = stub.listSeries(ListSeriesRequest
+          .newBuilder().setPattern("user.x:*").setPageSize(300).setPageToken(token).build());
+      page.getSeriesList().forEach(x -> seen.add(x.getSeries()));
+      token = page.getNextPageToken();
+      pages++;
+    } while (!token.isEmpty());
+    assertEquals(4, pages);
+    assertEquals(1000, seen.size());
+    assertEquals(1000, new java.util.HashSet<>(seen).size());
+    List<String> sortedCopy = new java.util.ArrayList<>(seen);
+    java.util.Collections.sort(sortedCopy);
+    assertEquals(sortedCopy, seen);
+    // Without a size, a page holds at most 1000.
+    assertEquals(1000, stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesCount());
+  }
+
   private static void waitFor(java.util.function.BooleanSupplier c) throws InterruptedException {
     long deadline = System.currentTimeMillis() + 5000;
     while (!c.getAsBoolean() && System.currentTimeMillis() < deadline) {

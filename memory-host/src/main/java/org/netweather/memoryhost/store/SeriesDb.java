@@ -78,6 +78,9 @@ public final class SeriesDb implements AutoCloseable {
   private final WriteOptions sync = new WriteOptions().setSync(true);
   private final WriteOptions noSync = new WriteOptions();
   private final Map<String, SeriesState> byName = new ConcurrentHashMap<>();
+  // Names in order, for paged listings.
+  private final java.util.concurrent.ConcurrentSkipListMap<String, SeriesState> sorted =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
   private long nextId;
   private final java.util.concurrent.locks.ReentrantReadWriteLock guard =
       new java.util.concurrent.locks.ReentrantReadWriteLock();
@@ -144,6 +147,7 @@ public final class SeriesDb implements AutoCloseable {
         SeriesState s = SeriesState.fromRecord(new String(it.key(), StandardCharsets.UTF_8),
             it.value());
         byName.put(s.name, s);
+        sorted.put(s.name, s);
         byId.put(s.id, s);
         nextId = Math.max(nextId, s.id + 1);
       }
@@ -170,6 +174,11 @@ public final class SeriesDb implements AutoCloseable {
 
   public int seriesCount() {
     return byName.size();
+  }
+
+  /** Series with names after {@code name} (all if empty), in name order; a live view. */
+  public Collection<SeriesState> seriesAfter(String name) {
+    return name.isEmpty() ? sorted.values() : sorted.tailMap(name, false).values();
   }
 
   public Collection<SeriesState> series() {
@@ -264,6 +273,7 @@ public final class SeriesDb implements AutoCloseable {
       }
       for (SeriesState s : created) {
         byName.put(s.name, s);
+        sorted.put(s.name, s);
       }
       for (SeriesState s : fresh.keySet()) {
         Merge m = merges.get(s);
@@ -475,6 +485,7 @@ public final class SeriesDb implements AutoCloseable {
             s.deleted = true;
             s.head = null;
             byName.remove(s.name, s);
+            sorted.remove(s.name, s);
           }
         }
       }
