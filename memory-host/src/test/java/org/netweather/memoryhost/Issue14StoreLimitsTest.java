@@ -188,6 +188,30 @@ class Issue14StoreLimitsTest {
   }
 
   @Test
+  void longestNames_areStoredAndReadBack_andLongerOnesAreInvalidArgument() throws Exception {
+    open(StoreOptions.defaults(dir));
+    String longest = "user.x:" + "a".repeat(org.netweather.model.SeriesName.MAX_LENGTH - 7);
+    String odd = "tcp.latency:" + "A-b.9_".repeat(20) + "->" + "z".repeat(100);
+    assertEquals(1, stub.append(AppendRequest.newBuilder()
+        .addBatches(point(longest, clock.millis(), 1)).build()).getStored());
+    assertEquals(1, stub.append(AppendRequest.newBuilder()
+        .addBatches(point(odd.substring(0, Math.min(odd.length(), 256)), clock.millis(), 2))
+        .build()).getStored());
+    assertEquals(1, stub.fetch(FetchRequest.newBuilder().setSeries(longest).setLast(1).build())
+        .getPointsCount());
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+        () -> stub.append(AppendRequest.newBuilder().addBatches(point(longest + "a",
+            clock.millis(), 1)).build()));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+    assertTrue(!e.getStatus().getDescription().contains(dir.toString()),
+        "no server path in " + e.getStatus().getDescription());
+    store.close();
+    store = null;
+    open(StoreOptions.defaults(dir));
+    assertEquals(2, store.seriesCount());
+  }
+
+  @Test
   void listSeries_pagesInNameOrder_withoutLosingOrRepeatingAny() throws Exception {
     open(StoreOptions.defaults(dir));
     stub.append(newSeries("p", 1000));
