@@ -54,6 +54,7 @@ public final class MeasurementStore implements AutoCloseable {
   private static final int GROUP = 512;
   private static final long MAX_HEAD_AGE_MS = 2 * 3600_000L;
   private static final int BACKLOG_POINTS_PER_MESSAGE = 4096;
+  private static final long MAINTENANCE_PERIOD_MS = 200;
 
   private final SeriesDb db;
   private final DataDirLock lock;
@@ -70,6 +71,7 @@ public final class MeasurementStore implements AutoCloseable {
   private volatile long maxPoints;
   private volatile long maxAgeMs;
   private Iterator<SeriesState> maintenance;
+  private long lastMaintenanceMs;
 
   /** How an append went. */
   public record Result(long stored, long duplicates) {}
@@ -347,10 +349,17 @@ public final class MeasurementStore implements AutoCloseable {
     }
   }
 
-  /** Seals old heads and applies age retention to a slice of the series (a pass a minute). */
+  /**
+   * Seals old heads and applies age retention to a slice of the series, at most every 200 ms,
+   * so that a pass over every series takes about a minute whatever the append rate.
+   */
   private void maintain() {
-    int slice = Math.max(64, db.seriesCount() / 300);
     long now = clock.millis();
+    if (now - lastMaintenanceMs < MAINTENANCE_PERIOD_MS) {
+      return;
+    }
+    lastMaintenanceMs = now;
+    int slice = Math.max(64, db.seriesCount() / 300);
     for (int i = 0; i < slice; i++) {
       if (maintenance == null || !maintenance.hasNext()) {
         maintenance = db.series().iterator();

@@ -19,7 +19,7 @@ public final class MemoryHostProperties {
   /** Series one caller (by host address) may create per minute. */
   public int maxNewSeriesPerCallerPerMinute = 20_000;
   /** Seconds between bringing each series' consolidated archive up to date. */
-  public long consolidationIntervalSeconds = 1800;
+  public long consolidationIntervalSeconds = 7200;
   /** Nameserver address, host:port. */
   public String nameserver = "localhost:8090";
   /** Registration name; empty means memory@HOST. */

@@ -77,6 +77,8 @@ public final class SeriesDb implements AutoCloseable {
   private final ColumnFamilyHandle archivesCf;
   private final WriteOptions sync = new WriteOptions().setSync(true);
   private final WriteOptions noSync = new WriteOptions();
+  // Archives are rebuilt from raw points after a crash: they need not be logged at all.
+  private final WriteOptions unlogged = new WriteOptions().setDisableWAL(true);
   private final Map<String, SeriesState> byName = new ConcurrentHashMap<>();
   // Names in order, for paged listings.
   private final java.util.concurrent.ConcurrentSkipListMap<String, SeriesState> sorted =
@@ -691,8 +693,7 @@ public final class SeriesDb implements AutoCloseable {
         }
         try (WriteBatch batch = new WriteBatch()) {
           put(batch, archivesCf, Keys.of(s.id), bytes);
-          // Not synced: an archive lost in a crash is rebuilt from raw points.
-          write(noSync, batch);
+          write(unlogged, batch);
         }
       }
     } finally {
@@ -837,6 +838,7 @@ public final class SeriesDb implements AutoCloseable {
     }
     sync.close();
     noSync.close();
+    unlogged.close();
     closeOptions();
   }
 
