@@ -58,8 +58,8 @@ public final class ForecasterServer implements AutoCloseable {
     server.closeAfter(scheduler::shutdownNow);
     ManagedChannel ns = channels.apply(props.nameserver);
     server.closeAfter(ns::shutdownNow);
-    MemoryDiscovery discovery = new MemoryDiscovery(ns, channels, forecasts, scheduler,
-        ForecasterMetrics.forDaemon(server.name()));
+    MemoryDiscovery discovery = new MemoryDiscovery(ns, channels, forecasts,
+        layout.warmUpPoints(), scheduler, ForecasterMetrics.forDaemon(server.name()));
     server.closeAfter(discovery);
     server.closeAfter(ForecasterMetrics.gauges(server.name(), forecasts, discovery));
     try {

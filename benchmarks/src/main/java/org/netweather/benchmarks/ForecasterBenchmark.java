@@ -1,0 +1,309 @@
+package org.netweather.benchmarks;
+
+import com.sun.management.OperatingSystemMXBean;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.ForecastUpdate;
+import org.netweather.api.v1.ForecasterGrpc;
+import org.netweather.api.v1.GetForecastsRequest;
+import org.netweather.api.v1.Measurement;
+import org.netweather.api.v1.MemoryHostGrpc;
+import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SeriesPoints;
+import org.netweather.forecaster.ForecasterProperties;
+import org.netweather.forecaster.ForecasterServer;
+import org.netweather.memoryhost.MeasurementStore;
+import org.netweather.memoryhost.MemoryHostService;
+import org.netweather.memoryhost.StoreOptions;
+import org.netweather.nameserver.Nameserver;
+import org.netweather.nameserver.NameserverService;
+
+/**
+ * The forecaster's CPU cost per measurement, end to end: a memory-host (store and gRPC service on
+ * a loopback port) is fed at a fixed rate over N series, and a forecaster in the same process
+ * finds it through a nameserver, follows its watch stream and serves forecasts. The process's
+ * CPU time per appended measurement is measured first without the forecaster (feeder,
+ * memory-host, nameserver) and then with it; the difference is the forecaster's cost. One client
+ * watches the forecasts of about 1% of the series over gRPC, as a proxy does, and reports the
+ * delay from a measurement's timestamp (the wall clock when it was appended) to its forecast
+ * arriving.
+ *
+ * <pre>
+ *   benchmarks/run ForecasterBenchmark [SERIES [RATE [SECONDS [HISTORY]]]]
+ *   BENCH_JAVA_OPTS='-Xms4g -Xmx4g' benchmarks/run ForecasterBenchmark 100000 9500 30 200
+ * </pre>
+ *
+ * <p>Defaults: 20 000 series, 2 000 measurements/s, 30 s per phase, 200 stored points per series
+ * before the forecaster starts. Also printed: the time from the forecaster's start until every
+ * series has a forecast (warm-up from the stored history), and RSS and heap after GC per series
+ * (the heap is sized by the JVM options; fix it with -Xms = -Xmx so RSS means something).
+ *
+ * <p>Results (2-vCPU VM shared with other work, OpenJDK 17, -Xms4g -Xmx4g, 100 000 series at
+ * 9 500/s, 30 s phases, 200 points of history) are kept in the forecaster's report at the end of
+ * this class's history: see {@code git log} of this file.
+ */
+public final class ForecasterBenchmark {
+  private static final long TICK_MS = 100;
+
+  private ForecasterBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int series = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+    int rate = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+    int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 30;
+    int history = args.length > 3 ? Integer.parseInt(args[3]) : 200;
+    Path dir = Files.createTempDirectory("nws-fc-bench");
+    System.out.printf(Locale.ROOT,
+        "forecaster benchmark: %d series, %d measurements/s, %d s per phase, %d points of"
+            + " history (%d cores, max heap %d MiB)%n", series, rate, seconds, history,
+        Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+    String[] names = new String[series];
+    for (int i = 0; i < series; i++) {
+      names[i] = (i % 2 == 0 ? "tcp.latency:h" + (i / 40) + "->g" + (i % 40)
+          : "cpu.availability:h" + i);
+    }
+    ExecutorService watchPool = Executors.newFixedThreadPool(2);
+    ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor();
+    List<AutoCloseable> closing = new ArrayList<>();
+    try {
+      MeasurementStore store = MeasurementStore.open(StoreOptions.defaults(dir.resolve("mem"))
+          .withRawPoints(1_000).withLimits(2_000_000, 1_000_000, 100_000_000), Clock.systemUTC(),
+          watchPool);
+      closing.add(store);
+      Server mem = NettyServerBuilder.forPort(0)
+          .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+      closing.add(() -> mem.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+      Nameserver ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
+      closing.add(ns);
+      Server nsServer = NettyServerBuilder.forPort(0).addService(new NameserverService(ns))
+          .build().start();
+      closing.add(() -> nsServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+      ns.register(Registration.newBuilder().setName("memory@bench").setKind("memory")
+          .setAddress("localhost:" + mem.getPort()).build(), 3600);
+      ManagedChannel memChannel = plaintext("localhost:" + mem.getPort());
+      closing.add(memChannel::shutdownNow);
+      MemoryHostGrpc.MemoryHostBlockingStub appender = MemoryHostGrpc.newBlockingStub(memChannel);
+
+      long start = System.currentTimeMillis();
+      prefill(appender, names, history, start);
+      Feeder feed = new Feeder(appender, names, rate);
+      feeder.scheduleAtFixedRate(feed, 0, TICK_MS, TimeUnit.MILLISECONDS);
+
+      Thread.sleep(5_000);
+      Phase baseline = Phase.measure(feed, seconds);
+      System.out.printf(Locale.ROOT, "baseline (memory-host, nameserver, feeder): %s%n",
+          baseline);
+
+      long rssBefore = rssBytes();
+      long heapBefore = heapAfterGc();
+      ForecasterProperties props = new ForecasterProperties();
+      props.port = 0;
+      props.nameserver = "localhost:" + nsServer.getPort();
+      props.host = "localhost";
+      props.discoveryMs = 500;
+      long startNs = System.nanoTime();
+      ForecasterServer forecaster = ForecasterServer.start(props, ServerBuilder.forPort(0),
+          ForecasterBenchmark::plaintext);
+      closing.add(forecaster);
+      while (forecaster.forecasts().size() < series) {
+        Thread.sleep(50);
+      }
+      double warmS = (System.nanoTime() - startNs) / 1e9;
+      System.out.printf(Locale.ROOT, "warm-up: every series forecast %.1f s after start%n",
+          warmS);
+
+      Delays delays = new Delays();
+      ManagedChannel fcChannel = plaintext("localhost:" + forecaster.getPort());
+      closing.add(fcChannel::shutdownNow);
+      ForecasterGrpc.newStub(fcChannel).watchForecasts(GetForecastsRequest.newBuilder()
+          .addSeries("cpu.availability:h*1").build(), delays);
+      Thread.sleep(5_000);
+      delays.reset();
+      Phase with = Phase.measure(feed, seconds);
+      System.out.printf(Locale.ROOT, "with the forecaster:                        %s%n", with);
+      System.out.printf(Locale.ROOT,
+          "forecaster: %.1f us CPU per measurement; append-to-forecast delay %s%n",
+          with.usPerMeasurement() - baseline.usPerMeasurement(), delays.summary());
+      long rssAfter = rssBytes();
+      long heapAfter = heapAfterGc();
+      System.out.printf(Locale.ROOT,
+          "forecaster memory per series: RSS %.1f KiB, heap after GC %.1f KiB%n",
+          (rssAfter - rssBefore) / 1024.0 / series, (heapAfter - heapBefore) / 1024.0 / series);
+    } finally {
+      feeder.shutdownNow();
+      for (int i = closing.size() - 1; i >= 0; i--) {
+        closing.get(i).close();
+      }
+      watchPool.shutdownNow();
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  static ManagedChannel plaintext(String address) {
+    return NettyChannelBuilder.forTarget(address).usePlaintext().build();
+  }
+
+  /** Stores {@code history} points per series, 10 s apart, ending before {@code now}. */
+  private static void prefill(MemoryHostGrpc.MemoryHostBlockingStub stub, String[] names,
+      int history, long now) {
+    long first = now - (history + 1) * 10_000L;
+    AppendRequest.Builder req = AppendRequest.newBuilder();
+    int points = 0;
+    for (int s = 0; s < names.length; s++) {
+      SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(names[s]);
+      for (int i = 0; i < history; i++) {
+        sp.addPoints(Measurement.newBuilder().setTimestampMs(first + i * 10_000L)
+            .setValue(value(s, i)));
+      }
+      req.addBatches(sp);
+      points += history;
+      if (points + history > 10_000 || s == names.length - 1) {
+        stub.append(req.build());
+        req = AppendRequest.newBuilder();
+        points = 0;
+      }
+    }
+  }
+
+  private static double value(int series, long i) {
+    double x = 0.5 + 0.3 * Math.sin((series + i) * 0.1) + 0.05 * ((i * 2654435761L) % 100) / 100;
+    return Math.min(1, Math.max(0, x));
+  }
+
+  /** Appends rate / 10 measurements every 100 ms, round robin over the series. */
+  private static final class Feeder implements Runnable {
+    private final MemoryHostGrpc.MemoryHostBlockingStub stub;
+    private final String[] names;
+    private final int perTick;
+    private final long[] lastTs;
+    private final AtomicLong appended = new AtomicLong();
+    private int next;
+    private long step;
+
+    Feeder(MemoryHostGrpc.MemoryHostBlockingStub stub, String[] names, int rate) {
+      this.stub = stub;
+      this.names = names;
+      this.perTick = (int) (rate * TICK_MS / 1000);
+      this.lastTs = new long[names.length];
+    }
+
+    @Override
+    public void run() {
+      long now = System.currentTimeMillis();
+      AppendRequest.Builder req = AppendRequest.newBuilder();
+      for (int i = 0; i < perTick; i++) {
+        int s = next;
+        next = (next + 1) % names.length;
+        long ts = Math.max(now, lastTs[s] + 1);
+        lastTs[s] = ts;
+        req.addBatches(SeriesPoints.newBuilder().setSeries(names[s]).addPoints(
+            Measurement.newBuilder().setTimestampMs(ts).setValue(value(s, step++))));
+      }
+      try {
+        appended.addAndGet(stub.withDeadlineAfter(10, TimeUnit.SECONDS).append(req.build())
+            .getStored());
+      } catch (RuntimeException e) {
+        System.err.println("append failed: " + e);
+      }
+    }
+  }
+
+  /** Process CPU and measurements appended over one phase. */
+  private record Phase(double cpuS, long measurements, double wallS) {
+    static Phase measure(Feeder feed, int seconds) throws InterruptedException {
+      OperatingSystemMXBean os =
+          (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      long cpu0 = os.getProcessCpuTime();
+      long n0 = feed.appended.get();
+      long t0 = System.nanoTime();
+      Thread.sleep(seconds * 1000L);
+      return new Phase((os.getProcessCpuTime() - cpu0) / 1e9, feed.appended.get() - n0,
+          (System.nanoTime() - t0) / 1e9);
+    }
+
+    double usPerMeasurement() {
+      return cpuS * 1e6 / measurements;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%.2f cores, %.0f measurements/s, %.1f us CPU each",
+          cpuS / wallS, measurements / wallS, usPerMeasurement());
+    }
+  }
+
+  /** Delay from each watched forecast's measurement to its arrival here. */
+  private static final class Delays implements StreamObserver<ForecastUpdate> {
+    private final List<Long> delays = new ArrayList<>();
+    private long since = Long.MAX_VALUE;
+
+    synchronized void reset() {
+      delays.clear();
+      since = System.currentTimeMillis();
+    }
+
+    @Override
+    public synchronized void onNext(ForecastUpdate u) {
+      long ts = u.getForecast().getLast().getTimestampMs();
+      if (ts >= since) {
+        delays.add(System.currentTimeMillis() - ts);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      System.err.println("forecast watch failed: " + t);
+    }
+
+    @Override
+    public void onCompleted() {}
+
+    synchronized String summary() {
+      if (delays.isEmpty()) {
+        return "(no updates)";
+      }
+      List<Long> sorted = new ArrayList<>(delays);
+      sorted.sort(null);
+      return String.format(Locale.ROOT, "p50 %d ms, p99 %d ms, max %d ms (%d updates)",
+          sorted.get(sorted.size() / 2), sorted.get(sorted.size() * 99 / 100),
+          sorted.get(sorted.size() - 1), sorted.size());
+    }
+  }
+
+  private static long heapAfterGc() {
+    System.gc();
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static long rssBytes() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    return 0;
+  }
+}
