@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.AppendResponse;
 import org.netweather.api.v1.ForecastUpdate;
 import org.netweather.api.v1.ForecasterGrpc;
 import org.netweather.api.v1.GetForecastsRequest;
@@ -49,12 +50,12 @@ import org.netweather.nameserver.NameserverService;
  * arriving.
  *
  * <pre>
- *   benchmarks/run ForecasterBenchmark [SERIES [RATE [SECONDS [HISTORY]]]]
+ *   benchmarks/run ForecasterBenchmark [SERIES [RATE [SECONDS [HISTORY [BATCH]]]]]
  *   BENCH_JAVA_OPTS='-Xms4g -Xmx4g' benchmarks/run ForecasterBenchmark 100000 9500 30 200
  * </pre>
  *
- * <p>Defaults: 20 000 series, 2 000 measurements/s, 30 s per phase, 200 stored points per series
- * before the forecaster starts. Also printed: the time from the forecaster's start until every
+ * <p>Defaults: 20 000 series, 2 000 measurements/s in appends of 5 series each, 30 s per
+ * phase, 200 stored points per series before the forecaster starts. Also printed: the time from the forecaster's start until every
  * series has a forecast (warm-up from the stored history), and RSS and heap after GC per series
  * (the heap is sized by the JVM options; fix it with -Xms = -Xmx so RSS means something).
  *
@@ -72,10 +73,12 @@ public final class ForecasterBenchmark {
     int rate = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 30;
     int history = args.length > 3 ? Integer.parseInt(args[3]) : 200;
+    int batch = args.length > 4 ? Integer.parseInt(args[4]) : 5;
     Path dir = Files.createTempDirectory("nws-fc-bench");
     System.out.printf(Locale.ROOT,
-        "forecaster benchmark: %d series, %d measurements/s, %d s per phase, %d points of"
-            + " history (%d cores, max heap %d MiB)%n", series, rate, seconds, history,
+        "forecaster benchmark: %d series, %d measurements/s in appends of %d, %d s per phase,"
+            + " %d points of history (%d cores, max heap %d MiB)%n", series, rate, batch, seconds,
+        history,
         Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
     String[] names = new String[series];
     for (int i = 0; i < series; i++) {
@@ -106,7 +109,7 @@ public final class ForecasterBenchmark {
 
       long start = System.currentTimeMillis();
       prefill(appender, names, history, start);
-      Feeder feed = new Feeder(appender, names, rate);
+      Feeder feed = new Feeder(memChannel, names, rate, batch);
       feeder.scheduleAtFixedRate(feed, 0, TICK_MS, TimeUnit.MILLISECONDS);
 
       Thread.sleep(5_000);
@@ -192,40 +195,52 @@ public final class ForecasterBenchmark {
     return Math.min(1, Math.max(0, x));
   }
 
-  /** Appends rate / 10 measurements every 100 ms, round robin over the series. */
+  /**
+   * Appends rate / 10 measurements every 100 ms, round robin over the series, in concurrent
+   * appends of {@code batch} series each, as many sensors delivering small batches do (the
+   * memory-host then publishes many small watch messages, the forecaster's hard case).
+   */
   private static final class Feeder implements Runnable {
-    private final MemoryHostGrpc.MemoryHostBlockingStub stub;
+    private final MemoryHostGrpc.MemoryHostFutureStub stub;
     private final String[] names;
     private final int perTick;
+    private final int batch;
     private final long[] lastTs;
     private final AtomicLong appended = new AtomicLong();
     private int next;
     private long step;
 
-    Feeder(MemoryHostGrpc.MemoryHostBlockingStub stub, String[] names, int rate) {
-      this.stub = stub;
+    Feeder(ManagedChannel channel, String[] names, int rate, int batch) {
+      this.stub = MemoryHostGrpc.newFutureStub(channel);
       this.names = names;
       this.perTick = (int) (rate * TICK_MS / 1000);
+      this.batch = batch;
       this.lastTs = new long[names.length];
     }
 
     @Override
     public void run() {
       long now = System.currentTimeMillis();
-      AppendRequest.Builder req = AppendRequest.newBuilder();
-      for (int i = 0; i < perTick; i++) {
-        int s = next;
-        next = (next + 1) % names.length;
-        long ts = Math.max(now, lastTs[s] + 1);
-        lastTs[s] = ts;
-        req.addBatches(SeriesPoints.newBuilder().setSeries(names[s]).addPoints(
-            Measurement.newBuilder().setTimestampMs(ts).setValue(value(s, step++))));
+      List<com.google.common.util.concurrent.ListenableFuture<AppendResponse>> calls =
+          new ArrayList<>();
+      for (int done = 0; done < perTick; ) {
+        AppendRequest.Builder req = AppendRequest.newBuilder();
+        for (int i = 0; i < batch && done < perTick; i++, done++) {
+          int s = next;
+          next = (next + 1) % names.length;
+          long ts = Math.max(now, lastTs[s] + 1);
+          lastTs[s] = ts;
+          req.addBatches(SeriesPoints.newBuilder().setSeries(names[s]).addPoints(
+              Measurement.newBuilder().setTimestampMs(ts).setValue(value(s, step++))));
+        }
+        calls.add(stub.withDeadlineAfter(10, TimeUnit.SECONDS).append(req.build()));
       }
-      try {
-        appended.addAndGet(stub.withDeadlineAfter(10, TimeUnit.SECONDS).append(req.build())
-            .getStored());
-      } catch (RuntimeException e) {
-        System.err.println("append failed: " + e);
+      for (var call : calls) {
+        try {
+          appended.addAndGet(call.get().getStored());
+        } catch (Exception e) {
+          System.err.println("append failed: " + e);
+        }
       }
     }
   }
