@@ -3,9 +3,11 @@ package org.netweather.benchmarks;
 import com.sun.management.OperatingSystemMXBean;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
-import io.grpc.ServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -38,6 +40,7 @@ import org.netweather.memoryhost.MemoryHostService;
 import org.netweather.memoryhost.StoreOptions;
 import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
+import org.netweather.runtime.NamedThreadFactory;
 
 /**
  * The forecaster's CPU cost per measurement, end to end: a memory-host (store and gRPC service on
@@ -112,7 +115,8 @@ public final class ForecasterBenchmark {
       Feeder feed = new Feeder(memChannel, names, rate, batch);
       feeder.scheduleAtFixedRate(feed, 0, TICK_MS, TimeUnit.MILLISECONDS);
 
-      Thread.sleep(5_000);
+      // Let the memory-host digest the history (compactions, archives) before measuring.
+      Thread.sleep(20_000);
       Phase baseline = Phase.measure(feed, seconds);
       System.out.printf(Locale.ROOT, "baseline (memory-host, nameserver, feeder): %s%n",
           baseline);
@@ -125,8 +129,9 @@ public final class ForecasterBenchmark {
       props.host = "localhost";
       props.discoveryMs = 500;
       long startNs = System.nanoTime();
-      ForecasterServer forecaster = ForecasterServer.start(props, ServerBuilder.forPort(0),
-          ForecasterBenchmark::plaintext);
+      ForecasterServer forecaster = ForecasterServer.start(props, NettyServerBuilder.forPort(0)
+          .executor(FC_EXECUTOR).bossEventLoopGroup(FC_LOOPS).workerEventLoopGroup(FC_LOOPS)
+          .channelType(NioServerSocketChannel.class), ForecasterBenchmark::forecasterChannel);
       closing.add(forecaster);
       while (forecaster.forecasts().size() < series) {
         Thread.sleep(50);
@@ -144,24 +149,46 @@ public final class ForecasterBenchmark {
       delays.reset();
       Phase with = Phase.measure(feed, seconds);
       System.out.printf(Locale.ROOT, "with the forecaster:                        %s%n", with);
-      System.out.printf(Locale.ROOT,
-          "forecaster: %.1f us CPU per measurement; append-to-forecast delay %s%n",
-          with.usPerMeasurement() - baseline.usPerMeasurement(), delays.summary());
+      System.out.printf(Locale.ROOT, "append-to-forecast delay %s%n", delays.summary());
       long rssAfter = rssBytes();
       long heapAfter = heapAfterGc();
       System.out.printf(Locale.ROOT,
           "forecaster memory per series: RSS %.1f KiB, heap after GC %.1f KiB%n",
           (rssAfter - rssBefore) / 1024.0 / series, (heapAfter - heapBefore) / 1024.0 / series);
+      forecaster.close();
+      fcChannel.shutdownNow();
+      Thread.sleep(5_000);
+      Phase after = Phase.measure(feed, seconds);
+      System.out.printf(Locale.ROOT, "baseline again, forecaster stopped:         %s%n", after);
+      double base = (baseline.usPerMeasurement() + after.usPerMeasurement()) / 2;
+      System.out.printf(Locale.ROOT, "forecaster: %.1f us CPU per measurement (process CPU less"
+          + " the mean of the two baselines, %.1f and %.1f apart); its own threads %.1f us%n",
+          with.usPerMeasurement() - base, baseline.usPerMeasurement(), after.usPerMeasurement(),
+          with.forecasterThreadsUs());
     } finally {
       feeder.shutdownNow();
       for (int i = closing.size() - 1; i >= 0; i--) {
         closing.get(i).close();
       }
       watchPool.shutdownNow();
+      FC_EXECUTOR.shutdownNow();
+      FC_LOOPS.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       try (Stream<Path> files = Files.walk(dir)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  // The forecaster's threads have names of their own, so that their CPU can be told apart from
+  // the memory-host's in this process (GC threads remain shared).
+  private static final ExecutorService FC_EXECUTOR = Executors.newCachedThreadPool(
+      new NamedThreadFactory("fc-grpc"));
+  private static final NioEventLoopGroup FC_LOOPS = new NioEventLoopGroup(2,
+      new NamedThreadFactory("fc-netty"));
+
+  static ManagedChannel forecasterChannel(String address) {
+    return NettyChannelBuilder.forTarget(address).usePlaintext().executor(FC_EXECUTOR)
+        .eventLoopGroup(FC_LOOPS).channelType(NioSocketChannel.class).build();
   }
 
   static ManagedChannel plaintext(String address) {
@@ -245,21 +272,47 @@ public final class ForecasterBenchmark {
     }
   }
 
-  /** Process CPU and measurements appended over one phase. */
-  private record Phase(double cpuS, long measurements, double wallS) {
+  /**
+   * Process CPU, CPU of the forecaster's own threads (named fc-* and forecaster-*), and
+   * measurements appended over one phase.
+   */
+  private record Phase(double cpuS, double forecasterThreadsS, long measurements, double wallS) {
     static Phase measure(Feeder feed, int seconds) throws InterruptedException {
       OperatingSystemMXBean os =
           (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      java.util.Map<Long, Long> threads0 = forecasterThreadCpu();
       long cpu0 = os.getProcessCpuTime();
       long n0 = feed.appended.get();
       long t0 = System.nanoTime();
       Thread.sleep(seconds * 1000L);
-      return new Phase((os.getProcessCpuTime() - cpu0) / 1e9, feed.appended.get() - n0,
-          (System.nanoTime() - t0) / 1e9);
+      long cpu = os.getProcessCpuTime() - cpu0;
+      long n = feed.appended.get() - n0;
+      double wall = (System.nanoTime() - t0) / 1e9;
+      long threads = 0;
+      for (var e : forecasterThreadCpu().entrySet()) {
+        threads += e.getValue() - threads0.getOrDefault(e.getKey(), 0L);
+      }
+      return new Phase(cpu / 1e9, threads / 1e9, n, wall);
+    }
+
+    private static java.util.Map<Long, Long> forecasterThreadCpu() {
+      java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+      java.util.Map<Long, Long> out = new java.util.HashMap<>();
+      for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+        if (info != null && (info.getThreadName().startsWith("fc-")
+            || info.getThreadName().startsWith("forecaster-"))) {
+          out.put(info.getThreadId(), mx.getThreadCpuTime(info.getThreadId()));
+        }
+      }
+      return out;
     }
 
     double usPerMeasurement() {
       return cpuS * 1e6 / measurements;
+    }
+
+    double forecasterThreadsUs() {
+      return forecasterThreadsS * 1e6 / measurements;
     }
 
     @Override
