@@ -129,10 +129,15 @@ public final class ForecasterBenchmark {
       props.host = "localhost";
       props.discoveryMs = 500;
       long startNs = System.nanoTime();
+      boolean[] stopped = new boolean[1];
       ForecasterServer forecaster = ForecasterServer.start(props, NettyServerBuilder.forPort(0)
           .executor(FC_EXECUTOR).bossEventLoopGroup(FC_LOOPS).workerEventLoopGroup(FC_LOOPS)
           .channelType(NioServerSocketChannel.class), ForecasterBenchmark::forecasterChannel);
-      closing.add(forecaster);
+      closing.add(() -> {
+        if (forecaster.getPort() >= 0 && !stopped[0]) {
+          forecaster.close();
+        }
+      });
       while (forecaster.forecasts().size() < series) {
         Thread.sleep(50);
       }
@@ -155,6 +160,7 @@ public final class ForecasterBenchmark {
       System.out.printf(Locale.ROOT,
           "forecaster memory per series: RSS %.1f KiB, heap after GC %.1f KiB%n",
           (rssAfter - rssBefore) / 1024.0 / series, (heapAfter - heapBefore) / 1024.0 / series);
+      stopped[0] = true;
       forecaster.close();
       fcChannel.shutdownNow();
       Thread.sleep(5_000);
