@@ -62,9 +62,24 @@ import org.netweather.runtime.NamedThreadFactory;
  * series has a forecast (warm-up from the stored history), and RSS and heap after GC per series
  * (the heap is sized by the JVM options; fix it with -Xms = -Xmx so RSS means something).
  *
- * <p>Results (2-vCPU VM shared with other work, OpenJDK 17, -Xms4g -Xmx4g, 100 000 series at
- * 9 500/s, 30 s phases, 200 points of history) are kept in the forecaster's report at the end of
- * this class's history: see {@code git log} of this file.
+ * <p>Results (2-vCPU VM shared with four other builds, so process-level differences are noisy;
+ * OpenJDK 17, -Xms3g -Xmx3g; {@code ForecasterBenchmark 20000 2000 20 200 5}), the forecaster
+ * before batch ingest (one Measurement object and snapshot per point, whole-history warm-up)
+ * and after:
+ *
+ * <pre>
+ *                                         before        after
+ *   forecaster threads, us/measurement    15.4          14.6
+ *   process less baselines, us/meas.      19.2          47.1   (baselines 127/76 and 85/72 us)
+ *   warm-up, every series forecast        55.6 s        7.3-22 s (200 vs 101 points/series)
+ *   append-to-forecast p99 / max          451 / 597 ms  71-132 / 147-1486 ms
+ *   heap after GC per series              20.8 KiB      20.6 KiB
+ * </pre>
+ *
+ * <p>The memory-host's background work after the prefill moves the process baselines by more
+ * than the forecaster costs, hence the attribution by thread; GC is in neither figure. RSS per
+ * series here mixes in the memory-host's heap growth: see {@code forecast.SeriesMemory} for the
+ * forecaster alone (24.2 KiB RSS, 20.5 KiB heap per series at 100 000 series, -Xms4g -Xmx4g).
  */
 public final class ForecasterBenchmark {
   private static final long TICK_MS = 100;
