@@ -45,7 +45,8 @@ public final class ForecasterServer implements AutoCloseable {
       ScheduledExecutorService scheduler = daemon.scheduler("forecaster-sched", 2);
       ManagedChannel ns = daemon.channel(props.nameserver);
       MemoryDiscovery discovery = daemon.own(new MemoryDiscovery(ns, daemon.channels(),
-          forecasts, scheduler, ForecasterMetrics.forDaemon(daemon.name())));
+          forecasts, layout.warmUpPoints(), scheduler,
+          ForecasterMetrics.forDaemon(daemon.name())));
       daemon.own(ForecasterMetrics.gauges(daemon.name(), forecasts, discovery));
       daemon.serve(List.of(new ForecasterService(forecasts, layout)));
       String host = Daemon.host(props.host);
