@@ -55,6 +55,9 @@ public final class MeasurementStore implements AutoCloseable {
   private static final long MAX_HEAD_AGE_MS = 2 * 3600_000L;
   private static final int BACKLOG_POINTS_PER_MESSAGE = 4096;
   private static final long MAINTENANCE_PERIOD_MS = 200;
+  // A group of fewer appends than this waits up to LINGER_NS for more.
+  private static final int LINGER_BELOW = 16;
+  private static final long LINGER_NS = 3_000_000;
 
   private final SeriesDb db;
   private final DataDirLock lock;
@@ -220,9 +223,7 @@ public final class MeasurementStore implements AutoCloseable {
         continue;
       }
       group.add((Pending) first);
-      while (group.size() < GROUP && queue.peek() instanceof Pending) {
-        group.add((Pending) queue.poll());
-      }
+      gather(group);
       try {
         writeGroup(group);
       } catch (Throwable t) {
@@ -236,6 +237,30 @@ public final class MeasurementStore implements AutoCloseable {
         group.clear();
       }
       maintain();
+    }
+  }
+
+  /**
+   * Adds queued appends to a group. When appends trickle in one at a time (a site's sensors
+   * each send a few points every few seconds), waiting a moment for more lets one synced write
+   * serve several of them: a group costs the same whether it holds one append or fifty.
+   */
+  private void gather(List<Pending> group) {
+    long lingerUntil = System.nanoTime() + LINGER_NS;
+    while (group.size() < GROUP) {
+      Object next = queue.peek();
+      if (next instanceof Pending) {
+        group.add((Pending) queue.poll());
+        continue;
+      }
+      if (next != null || group.size() >= LINGER_BELOW || closing) {
+        return;
+      }
+      long left = lingerUntil - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(left, 200_000));
     }
   }
 

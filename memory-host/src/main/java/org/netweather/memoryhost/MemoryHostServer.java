@@ -40,7 +40,15 @@ public final class MemoryHostServer implements AutoCloseable {
       throws IOException {
     Addresses.parse("nameserver", props.nameserver); // before anything is opened
     Clock clock = Clock.systemUTC();
+    // Calls are short and never block on disk (appends wait on a future): two threads serve
+    // them without the hand-off and thread churn of the default cached pool.
+    ExecutorService rpc = Executors.newFixedThreadPool(2, new NamedThreadFactory("memory-rpc"));
+    builder.executor(rpc);
     return Daemon.start("memory", builder, daemon -> {
+      daemon.own(() -> {
+        rpc.shutdown();
+        rpc.awaitTermination(5, TimeUnit.SECONDS);
+      });
       // Watch delivery: a few threads suffice, each drain is short and never blocks.
       ExecutorService watchPool = Executors.newFixedThreadPool(2,
           new NamedThreadFactory("memory-watch"));
