@@ -127,7 +127,9 @@ final class AckLedger implements ClientInterceptor {
         + "calls %s", sentPoints, reAcked, stored, duplicates, foreign, failures);
   }
 
-  private synchronized void onAck(AppendRequest request, AppendResponse response, long now) {
+  private synchronized void onAck(AppendRequest request, AppendResponse response, long started,
+      long now) {
+    phase.call.record((now - started) / 1000);
     if (response != null) {
       stored += response.getStored();
       duplicates += response.getDuplicates();
@@ -187,6 +189,7 @@ final class AckLedger implements ClientInterceptor {
     return new ForwardingClientCall.SimpleForwardingClientCall<>(call) {
       private AppendRequest request;
       private AppendResponse response;
+      private long started;
 
       @Override
       public void sendMessage(Q message) {
@@ -196,6 +199,7 @@ final class AckLedger implements ClientInterceptor {
 
       @Override
       public void start(Listener<R> listener, Metadata headers) {
+        started = nanos.getAsLong();
         super.start(new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(
             listener) {
           @Override
@@ -215,7 +219,7 @@ final class AckLedger implements ClientInterceptor {
             }
             if (status.isOk() && request != null) {
               onSent(points);
-              onAck(request, response, now);
+              onAck(request, response, started, now);
             } else {
               onFailure(status, points);
             }

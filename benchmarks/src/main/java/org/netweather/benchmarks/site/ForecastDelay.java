@@ -147,6 +147,17 @@ final class ForecastDelay {
     return new EnumMap<>(delays);
   }
 
+  /** How long the oldest acknowledged measurement no forecast has shown yet has waited. */
+  synchronized long oldestUnseenNanos(long now) {
+    long oldest = now;
+    for (Followed f : followed.values()) {
+      if (!f.pending.isEmpty()) {
+        oldest = Math.min(oldest, f.pending.peek().ackNanos);
+      }
+    }
+    return now - oldest;
+  }
+
   /** Acknowledged measurements of the sample that no forecast has shown yet. */
   synchronized long unseen() {
     return followed.values().stream().mapToLong(f -> f.pending.size()).sum();

@@ -7,6 +7,8 @@ package org.netweather.benchmarks.site;
  */
 final class PhaseStats {
   final LatencyHistogram ack = new LatencyHistogram();
+  /** Duration of successful Append calls: the memory-host's share of the ack latency. */
+  final LatencyHistogram call = new LatencyHistogram();
   long acked;
   long failedCalls;
   long longestGapNanos;

@@ -106,7 +106,7 @@ final class SimulatedSite implements AutoCloseable {
 
   /** Asks for a delivery of spool {@code s}; at most one such request waits at a time. */
   void nudge(int s) {
-    if (nudgeQueued[s].compareAndSet(false, true)) {
+    if (nudgeQueued[s].compareAndSet(false, true) && !scheduler.isShutdown()) {
       scheduler.execute(() -> {
         nudgeQueued[s].set(false);
         deliveries[s].nudge();

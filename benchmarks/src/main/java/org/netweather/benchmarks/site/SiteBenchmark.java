@@ -85,6 +85,8 @@ public final class SiteBenchmark {
     NetWeatherClient admin = adminClient(daemons.nameserver.address());
     SimulatedSite site = null;
     ForecastDelay forecastDelay = null;
+    MeasurementGenerator generator = null;
+    Thread generating = null;
     try {
       daemons.start(admin);
       for (int i = 0; i < plan.cliques().size(); i++) {
@@ -113,10 +115,10 @@ public final class SiteBenchmark {
       }
       System.out.printf(Locale.ROOT, "registered %d sensors and polled their cliques in %.1f s%n",
           plan.hostCount(), (System.nanoTime() - t0) / 1e9);
-      MeasurementGenerator generator = new MeasurementGenerator(plan, site, clock, ledger,
+      generator = new MeasurementGenerator(plan, site, clock, ledger,
           new ValueModel(options.seed()), random);
       ledger.startPhase(Phase.FILL);
-      Thread generating = new Thread(generator, "site-generator");
+      generating = new Thread(generator, "site-generator");
       generating.start();
       SitePhases phases = new SitePhases(options, plan, site, ledger, forecastDelay, daemons,
           admin, report);
@@ -136,6 +138,10 @@ public final class SiteBenchmark {
       report.sensors(site.dropped());
       report.print(System.out, options);
     } finally {
+      if (generator != null) {
+        generator.stop();
+        generating.join();
+      }
       if (forecastDelay != null) {
         forecastDelay.close();
       }

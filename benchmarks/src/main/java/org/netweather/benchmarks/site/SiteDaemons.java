@@ -82,7 +82,7 @@ final class SiteDaemons {
       }
       ManagedChannel ch = NettyChannelBuilder.forTarget(d.address()).usePlaintext().build();
       try {
-        return HealthGrpc.newBlockingStub(ch).withDeadlineAfter(500, TimeUnit.MILLISECONDS)
+        return HealthGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
             .check(HealthCheckRequest.getDefaultInstance()).getStatus() == ServingStatus.SERVING;
       } finally {
         ch.shutdownNow();

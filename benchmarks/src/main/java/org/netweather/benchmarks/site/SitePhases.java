@@ -38,6 +38,7 @@ final class SitePhases {
   }
 
   void fill(SimClock clock) throws InterruptedException {
+    forecastDelay.start(admin, site.scheduler());
     long start = System.nanoTime();
     long minEnd = start + (long) (2e6 * SitePlan.CLIQUE_PERIOD_MS / options.fillRate());
     long deadline = start + options.fillMaxSeconds() * 1_000_000_000L;
@@ -53,10 +54,13 @@ final class SitePhases {
         progress("fill");
         nextPrint = now + 5_000_000_000L;
       }
-      done = series == plan.series().size() && pending <= threshold && now >= minEnd;
+      // The forecaster has caught up too when nothing followed has waited a second for it.
+      done = series == plan.series().size() && pending <= threshold && now >= minEnd
+          && forecastDelay.oldestUnseenNanos(now) < 1_000_000_000L;
       if (!done && now > deadline) {
-        System.out.printf("fill did not finish in %d s: %d of %d series, %d spooled%n",
-            options.fillMaxSeconds(), series, plan.series().size(), pending);
+        System.out.printf(Locale.ROOT, "fill did not finish in %d s: %d of %d series, %d "
+            + "spooled, forecasts %.1f s behind%n", options.fillMaxSeconds(), series,
+            plan.series().size(), pending, forecastDelay.oldestUnseenNanos(now) / 1e9);
         break;
       }
     }
@@ -66,7 +70,6 @@ final class SitePhases {
   void real(SimClock clock) throws Exception {
     clock.setRate(1);
     ledger.startPhase(Phase.REAL);
-    forecastDelay.start(admin, site.scheduler());
     report.realStarted();
     long end = System.nanoTime() + options.realSeconds() * 1_000_000_000L;
     while (System.nanoTime() < end) {
@@ -80,18 +83,17 @@ final class SitePhases {
     ledger.startPhase(Phase.MEMORY_RESTART);
     DaemonProcess d = daemons.memory;
     long kill = System.nanoTime();
-    ledger.mark(kill);
     d.kill();
     long spawn = System.nanoTime();
+    // Only the new process can ack from here on (the old one is gone: kill waited for it).
+    ledger.mark(spawn);
     d.start();
     long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
-    SiteDaemons.await("the first ack after the restart", Duration.ofMinutes(5),
-        () -> ledger.firstAckAfterMark() > 0);
-    long threshold = clearedBelow(1);
-    long cleared = awaitBacklogBelow(threshold, Duration.ofSeconds(options.afterRestartSeconds()
-        + 300));
-    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving,
-        ledger.firstAckAfterMark(), "first ack", cleared));
+    long firstAck = awaitInstant("the first ack after the restart", ledger::firstAckAfterMark);
+    long cleared = awaitBacklogBelow(clearedBelow(1), Duration.ofSeconds(
+        options.afterRestartSeconds() + 120));
+    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving, firstAck, "first ack",
+        cleared));
     holdUntil(kill, "memory-host restart");
   }
 
@@ -99,16 +101,35 @@ final class SitePhases {
     ledger.startPhase(Phase.FORECASTER_RESTART);
     DaemonProcess d = daemons.forecaster;
     long kill = System.nanoTime();
-    forecastDelay.mark(kill);
     d.kill();
     long spawn = System.nanoTime();
+    forecastDelay.mark(spawn);
     d.start();
     long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
-    SiteDaemons.await("the first forecast after the restart", Duration.ofMinutes(5),
-        () -> forecastDelay.firstUpdateAfterMark() > 0);
-    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving,
-        forecastDelay.firstUpdateAfterMark(), "first forecast", 0));
+    long first = awaitInstant("the first forecast after the restart",
+        forecastDelay::firstUpdateAfterMark);
+    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving, first,
+        "first forecast", 0));
     holdUntil(kill, "forecaster restart");
+  }
+
+  /** Waits up to two minutes for {@code instant} to be set, printing progress; 0 if never. */
+  private long awaitInstant(String what, java.util.function.LongSupplier instant)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    long nextPrint = System.nanoTime() + 10_000_000_000L;
+    while (instant.getAsLong() == 0) {
+      if (System.nanoTime() > deadline) {
+        System.out.println("no " + what + " within two minutes; going on");
+        return 0;
+      }
+      if (System.nanoTime() > nextPrint) {
+        progress("waiting for " + what);
+        nextPrint += 10_000_000_000L;
+      }
+      Thread.sleep(20);
+    }
+    return instant.getAsLong();
   }
 
   void drain() throws InterruptedException {
@@ -148,8 +169,10 @@ final class SitePhases {
   }
 
   private void progress(String phase) {
+    long now = System.nanoTime();
     System.out.printf(Locale.ROOT, "[%6.1f s] %-20s offered %d, acknowledged %d, series %d/%d,"
-        + " spooled %d%n", (System.nanoTime() - startNanos) / 1e9, phase, ledger.offered(),
-        ledger.totalAcked(), ledger.seriesAcked(), plan.series().size(), site.pending());
+        + " spooled %d, forecasts %.1f s behind%n", (now - startNanos) / 1e9, phase,
+        ledger.offered(), ledger.totalAcked(), ledger.seriesAcked(), plan.series().size(),
+        site.pending(), forecastDelay.oldestUnseenNanos(now) / 1e9);
   }
 }

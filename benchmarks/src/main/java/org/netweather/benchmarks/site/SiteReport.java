@@ -68,9 +68,8 @@ final class SiteReport {
 
   void restart(Restart r) {
     restarts.add(r);
-    System.out.printf(Locale.ROOT, "%s restarted: SERVING %.2f s after its start, %s after "
-        + "%.2f s%n", r.daemon, (r.serving - r.spawned) / 1e9, r.firstWorkLabel,
-        (r.firstWork - r.spawned) / 1e9);
+    System.out.printf(Locale.ROOT, "%s restarted: SERVING %.2f s after its start, %s %s%n",
+        r.daemon, (r.serving - r.spawned) / 1e9, r.firstWorkLabel, after(r.firstWork, r));
   }
 
   void finalDisk() {
@@ -141,11 +140,10 @@ final class SiteReport {
         ? f1((double) diskFinal.get(c) / series) : "");
     for (Restart r : restarts) {
       out.printf(Locale.ROOT, "%s restart (SIGKILL, then bin/nws): SERVING %.2f s after start "
-          + "(%.2f s after the kill), %s %.2f s after start%s%n", r.daemon,
+          + "(%.2f s after the kill), %s %s%s%n", r.daemon,
           (r.serving - r.spawned) / 1e9, (r.serving - r.killed) / 1e9, r.firstWorkLabel,
-          (r.firstWork - r.spawned) / 1e9, r.backlogCleared == 0 ? ""
-              : String.format(Locale.ROOT, ", backlog cleared %.2f s after start",
-                  (r.backlogCleared - r.spawned) / 1e9));
+          after(r.firstWork, r), r.daemon.equals(daemons.memory.label)
+              ? ", backlog cleared " + after(r.backlogCleared, r) : "");
     }
 
     double secs = real.seconds();
@@ -165,18 +163,20 @@ final class SiteReport {
         (double) nsCpu / Math.max(1, nsCalls));
 
     out.printf(Locale.ROOT, "%n-- acks (memory-host) and forecasts (forecaster) by phase; "
-        + "latency from the instant a measurement was due --%n");
-    out.printf("%-20s %7s %9s %8s %9s %9s %9s %10s %6s | %9s %9s %9s %6s%n", "phase", "secs",
-        "acked", "acked/s", "ack p50", "ack p99", "ack max", "ack gap", "failed", "fcst p50",
-        "fcst p99", "fcst max", "n");
+        + "ack latency from the instant a measurement was due, call = Append round trip --%n");
+    out.printf("%-20s %6s %8s %8s %9s %9s %9s %9s %9s %9s %6s | %9s %9s %9s %5s%n", "phase",
+        "secs", "acked", "acked/s", "ack p50", "ack p99", "ack max", "call p50", "call p99",
+        "ack gap", "failed", "fcst p50", "fcst p99", "fcst max", "n");
     Map<Phase, LatencyHistogram> delays = forecastDelay.delays();
     for (Map.Entry<Phase, PhaseStats> e : phases.entrySet()) {
       PhaseStats p = e.getValue();
       LatencyHistogram f = delays.getOrDefault(e.getKey(), new LatencyHistogram());
-      out.printf(Locale.ROOT, "%-20s %7.1f %9d %8.1f %9s %9s %9s %10s %6d | %9s %9s %9s %6d%n",
+      out.printf(Locale.ROOT,
+          "%-20s %6.1f %8d %8.1f %9s %9s %9s %9s %9s %9s %6d | %9s %9s %9s %5d%n",
           e.getKey().label, p.seconds(), p.acked, p.acked / p.seconds(),
           ms(p.ack.percentileMicros(50)), ms(p.ack.percentileMicros(99)),
-          ms(p.ack.maxMicros()), ms(p.longestGapNanos / 1000), p.failedCalls,
+          ms(p.ack.maxMicros()), ms(p.call.percentileMicros(50)),
+          ms(p.call.percentileMicros(99)), ms(p.longestGapNanos / 1000), p.failedCalls,
           ms(f.percentileMicros(50)), ms(f.percentileMicros(99)), ms(f.maxMicros()), f.count());
     }
     out.printf("(forecast delay over %d followed series; %d updates received)%n",
@@ -201,6 +201,11 @@ final class SiteReport {
           v.sampleMissing(), v.sampleExtra(), v.sampleDuplicates(), v.sampleWrongValues());
       v.examples().forEach(x -> out.println("  " + x));
     }
+  }
+
+  private static String after(long instant, Restart r) {
+    return instant == 0 ? "NEVER (within the wait)"
+        : String.format(Locale.ROOT, "%.2f s after start", (instant - r.spawned) / 1e9);
   }
 
   private DaemonProcess byLabel(String label) {
