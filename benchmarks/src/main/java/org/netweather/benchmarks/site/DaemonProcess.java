@@ -57,6 +57,11 @@ final class DaemonProcess {
     return process != null && process.isAlive();
   }
 
+  /** The exit status once the process has ended (137: SIGKILL, 143: SIGTERM); -1 while alive. */
+  int exitStatus() {
+    return process == null || process.isAlive() ? -1 : process.exitValue();
+  }
+
   /** SIGKILL, and waits for the process to be gone. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

@@ -169,6 +169,13 @@ final class SitePhases {
   }
 
   private void progress(String phase) {
+    for (DaemonProcess d : daemons.all()) {
+      if (!d.alive()) {
+        // Not the benchmark's doing (its kills are followed at once by a start): say so.
+        throw new IllegalStateException(d.label + " exited on its own or was killed from "
+            + "outside, status " + d.exitStatus() + "; see " + d.log());
+      }
+    }
     long now = System.nanoTime();
     System.out.printf(Locale.ROOT, "[%6.1f s] %-20s offered %d, acknowledged %d, series %d/%d,"
         + " spooled %d, forecasts %.1f s behind%n", (now - startNanos) / 1e9, phase,
