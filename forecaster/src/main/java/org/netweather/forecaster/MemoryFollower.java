@@ -25,7 +25,8 @@ final class MemoryFollower implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MemoryFollower.class);
   /** How far before the newest point seen a resumed stream starts, for late arrivals. */
   static final long RESUME_SLACK_MS = 5 * 60_000;
-  private static final long MAX_BACKOFF_MS = 4_000; // a restarted memory-host is followed again within seconds
+  // Short, so that a restarted memory-host is followed again within seconds.
+  private static final long MAX_BACKOFF_MS = 4_000;
 
   private final String name;
   private final Channel channel;
