@@ -20,7 +20,11 @@ import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.FetchConsolidatedRequest;
+import org.netweather.api.v1.DeleteSeriesRequest;
+import org.netweather.api.v1.DeleteSeriesResponse;
 import org.netweather.api.v1.FetchConsolidatedResponse;
+import org.netweather.api.v1.RetentionRequest;
+import org.netweather.api.v1.RetentionResponse;
 import org.netweather.api.v1.FetchRequest;
 import org.netweather.api.v1.FetchResponse;
 import org.netweather.api.v1.Forecast;
@@ -32,6 +36,7 @@ import org.netweather.api.v1.GetForecastsRequest;
 import org.netweather.api.v1.GetForecastsResponse;
 import org.netweather.api.v1.GetSnapshotRequest;
 import org.netweather.api.v1.ListSeriesRequest;
+import org.netweather.api.v1.ListSeriesResponse;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.ProxyGrpc;
@@ -233,12 +238,44 @@ public final class NetWeatherClient implements AutoCloseable {
   /** Summaries of every series on every live memory-host, optionally matching a pattern. */
   public List<SeriesSummary> series(String pattern) {
     List<SeriesSummary> out = new ArrayList<>();
-    ListSeriesRequest req = ListSeriesRequest.newBuilder().setPattern(pattern).build();
     for (Registration m : search("(kind=memory)")) {
-      out.addAll(retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress()).withDeadline(d)
-          .listSeries(req)).getSeriesList());
+      String token = "";
+      do {
+        ListSeriesRequest req = ListSeriesRequest.newBuilder().setPattern(pattern)
+            .setPageSize(10_000).setPageToken(token).build();
+        ListSeriesResponse page = retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
+            .withDeadline(d).listSeries(req));
+        out.addAll(page.getSeriesList());
+        token = page.getNextPageToken();
+      } while (!token.isEmpty());
     }
     out.sort((a, b) -> a.getSeries().compareTo(b.getSeries()));
+    return out;
+  }
+
+  /**
+   * Deletes the series matching {@code pattern} on every live memory-host (or, with
+   * {@code dryRun}, lists them), one response per memory-host address.
+   */
+  public java.util.Map<String, DeleteSeriesResponse> deleteSeries(String pattern,
+      boolean dryRun) {
+    java.util.Map<String, DeleteSeriesResponse> out = new java.util.TreeMap<>();
+    DeleteSeriesRequest req = DeleteSeriesRequest.newBuilder().setPattern(pattern)
+        .setDryRun(dryRun).build();
+    for (Registration m : search("(kind=memory)")) {
+      out.put(m.getAddress(), retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
+          .withDeadline(d).deleteSeries(req)));
+    }
+    return out;
+  }
+
+  /** Reads (an empty request) or sets the raw-point retention of every live memory-host. */
+  public java.util.Map<String, RetentionResponse> retention(RetentionRequest request) {
+    java.util.Map<String, RetentionResponse> out = new java.util.TreeMap<>();
+    for (Registration m : search("(kind=memory)")) {
+      out.put(m.getAddress(), retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
+          .withDeadline(d).retention(request)));
+    }
     return out;
   }
 

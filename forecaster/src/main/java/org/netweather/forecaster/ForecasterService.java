@@ -2,9 +2,12 @@ package org.netweather.forecaster;
 
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecastPointsRequest;
 import org.netweather.api.v1.ForecastUpdate;
@@ -94,13 +97,16 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       return;
     }
     ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
-    CoalescingStream stream = new CoalescingStream(call);
-    SeriesForecasts.Listener listener = s -> {
-      for (SeriesPattern p : patterns) {
-        if (p.matches(s.series())) {
-          stream.offer(s.series(), Forecasts.toProto(s, req.getCriterion()));
-          return;
-        }
+    CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion());
+    SeriesForecasts.Listener listener = new SeriesForecasts.Listener() {
+      @Override
+      public void updated(SeriesForecasts.Series[] changed, int n) {
+        stream.offer(changed, n, patterns);
+      }
+
+      @Override
+      public void deleted(SeriesForecasts.Series series) {
+        stream.forget(series);
       }
     };
     call.setOnCancelHandler(() -> forecasts.removeListener(listener));
@@ -108,9 +114,10 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     forecasts.addListener(listener);
     for (SeriesPattern p : patterns) {
       for (SeriesForecasts.Snapshot s : forecasts.matching(p)) {
-        stream.offer(s.series(), Forecasts.toProto(s, req.getCriterion()));
+        stream.offerInitial(Forecasts.toProto(s, req.getCriterion()));
       }
     }
+    stream.drain();
   }
 
   @Override
@@ -141,28 +148,76 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   }
 
   /**
-   * Keeps at most one pending forecast per series for a watcher that cannot keep up: a newer
-   * forecast replaces an unsent older one, so a slow reader costs bounded memory and always
-   * gets the latest.
+   * Keeps at most one pending update per series for a watcher: a series is queued when its
+   * forecasts change and its forecast is built when sent, from the battery's state then, so a
+   * watcher that cannot keep up costs bounded memory, always gets the latest, and an update
+   * overtaken before it is sent costs nothing. A deleted series leaves the queue. Updates of a
+   * whole ingest batch are queued together and sent in one go, which lets the transport write
+   * them out together.
    */
   private static final class CoalescingStream {
     private final ServerCallStreamObserver<ForecastUpdate> call;
-    private final LinkedHashMap<String, Forecast> pending = new LinkedHashMap<>();
+    private final SeriesForecasts forecasts;
+    private final Criterion criterion;
+    private final ArrayDeque<Forecast> initial = new ArrayDeque<>();
+    private final LinkedHashSet<SeriesForecasts.Series> pending = new LinkedHashSet<>();
 
-    CoalescingStream(ServerCallStreamObserver<ForecastUpdate> call) {
+    CoalescingStream(ServerCallStreamObserver<ForecastUpdate> call, SeriesForecasts forecasts,
+        Criterion criterion) {
       this.call = call;
+      this.forecasts = forecasts;
+      this.criterion = criterion;
     }
 
-    synchronized void offer(String series, Forecast f) {
+    synchronized void offerInitial(Forecast f) {
+      initial.add(f);
+    }
+
+    void offer(SeriesForecasts.Series[] changed, int n, List<SeriesPattern> patterns) {
+      boolean any = false;
+      synchronized (this) {
+        for (int i = 0; i < n; i++) {
+          if (matches(changed[i].name(), patterns)) {
+            pending.add(changed[i]);
+            any = true;
+          }
+        }
+      }
+      if (any) {
+        drain();
+      }
+    }
+
+    synchronized void forget(SeriesForecasts.Series series) {
       pending.remove(series);
-      pending.put(series, f);
-      drain();
+    }
+
+    private static boolean matches(String series, List<SeriesPattern> patterns) {
+      for (SeriesPattern p : patterns) {
+        if (p.matches(series)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     synchronized void drain() {
-      while (!pending.isEmpty() && call.isReady() && !call.isCancelled()) {
-        String first = pending.keySet().iterator().next();
-        call.onNext(ForecastUpdate.newBuilder().setForecast(pending.remove(first)).build());
+      while (call.isReady() && !call.isCancelled()) {
+        Forecast f = initial.poll();
+        if (f == null) {
+          Iterator<SeriesForecasts.Series> it = pending.iterator();
+          if (!it.hasNext()) {
+            return;
+          }
+          SeriesForecasts.Series s = it.next();
+          it.remove();
+          SeriesForecasts.Snapshot snap = forecasts.snapshot(s);
+          if (snap == null) {
+            continue; // deleted since it was queued
+          }
+          f = Forecasts.toProto(snap, criterion);
+        }
+        call.onNext(ForecastUpdate.newBuilder().setForecast(f).build());
       }
     }
   }

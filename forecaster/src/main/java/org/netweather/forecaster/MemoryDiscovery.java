@@ -27,6 +27,7 @@ final class MemoryDiscovery implements AutoCloseable {
   private final SeriesForecasts forecasts;
   private final ScheduledExecutorService scheduler;
   private final ForecasterMetrics metrics;
+  private final int backlogPerSeries;
   // Changed under this object's lock; concurrent so that a scrape can count it without waiting
   // for a poll's nameserver call.
   private final Map<String, Followed> followed = new ConcurrentHashMap<>();
@@ -35,8 +36,9 @@ final class MemoryDiscovery implements AutoCloseable {
   private record Followed(String address, ManagedChannel channel, MemoryFollower follower) {}
 
   MemoryDiscovery(io.grpc.Channel nameserver, Function<String, ManagedChannel> channels,
-      SeriesForecasts forecasts, ScheduledExecutorService scheduler,
+      SeriesForecasts forecasts, int backlogPerSeries, ScheduledExecutorService scheduler,
       ForecasterMetrics metrics) {
+    this.backlogPerSeries = backlogPerSeries;
     this.nameserver = NameserverGrpc.newBlockingStub(nameserver);
     this.channels = channels;
     this.forecasts = forecasts;
@@ -62,8 +64,8 @@ final class MemoryDiscovery implements AutoCloseable {
           stop(f);
         }
         ManagedChannel ch = channels.apply(r.getAddress());
-        MemoryFollower follower = new MemoryFollower(r.getName(), ch, forecasts, scheduler,
-            metrics);
+        MemoryFollower follower = new MemoryFollower(r.getName(), ch, forecasts,
+            backlogPerSeries, scheduler, metrics);
         followed.put(r.getName(), new Followed(r.getAddress(), ch, follower));
         log.info("following memory-host {} at {}", r.getName(), r.getAddress());
         follower.start();

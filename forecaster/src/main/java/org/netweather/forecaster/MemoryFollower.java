@@ -1,34 +1,37 @@
 package org.netweather.forecaster;
 
+import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.Context;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.netweather.api.v1.Measurement;
-import org.netweather.api.v1.MemoryHostGrpc;
-import org.netweather.api.v1.SeriesPoints;
 import org.netweather.api.v1.WatchRequest;
-import org.netweather.api.v1.WatchResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows one memory-host's watch stream into {@link SeriesForecasts}. The first subscription
- * asks for every stored raw point, which warms each series' battery up from history; later ones
- * resume a little before the newest point seen, and the batteries skip what they already have.
- * A broken stream is retried with backoff on its own, so a slow or dead memory-host never holds
- * up the others.
+ * Follows one memory-host's watch stream into {@link SeriesForecasts}, a decoded
+ * {@link PointBatch} per message. Every subscription asks for at most
+ * {@link org.netweather.forecaster.battery.BatteryLayout#warmUpPoints} stored points per series:
+ * the first warms each series' battery up from its recent history (not the whole of it, which
+ * would make a restart cost as much as everything ever stored), later ones resume a little
+ * before the newest point seen and the batteries skip what they already have. Series the
+ * memory-host deletes are forgotten. A broken stream is retried with backoff on its own, so a
+ * slow or dead memory-host never holds up the others.
  */
 final class MemoryFollower implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MemoryFollower.class);
   /** How far before the newest point seen a resumed stream starts, for late arrivals. */
   static final long RESUME_SLACK_MS = 5 * 60_000;
-  private static final long MAX_BACKOFF_MS = 30_000;
+  // Short, so that a restarted memory-host is followed again within seconds.
+  private static final long MAX_BACKOFF_MS = 4_000;
 
   private final String name;
-  private final MemoryHostGrpc.MemoryHostStub stub;
+  private final Channel channel;
   private final SeriesForecasts forecasts;
+  private final int backlogPerSeries;
   private final ScheduledExecutorService scheduler;
   private final ForecasterMetrics metrics;
   private volatile long newestSeen;
@@ -36,11 +39,12 @@ final class MemoryFollower implements AutoCloseable {
   private volatile Context.CancellableContext current;
   private long backoffMs = 500;
 
-  MemoryFollower(String name, Channel channel, SeriesForecasts forecasts,
+  MemoryFollower(String name, Channel channel, SeriesForecasts forecasts, int backlogPerSeries,
       ScheduledExecutorService scheduler, ForecasterMetrics metrics) {
     this.name = name;
-    this.stub = MemoryHostGrpc.newStub(channel);
+    this.channel = channel;
     this.forecasts = forecasts;
+    this.backlogPerSeries = backlogPerSeries;
     this.scheduler = scheduler;
     this.metrics = metrics;
   }
@@ -56,25 +60,20 @@ final class MemoryFollower implements AutoCloseable {
     long since = newestSeen == 0 ? 0 : Math.max(0, newestSeen - RESUME_SLACK_MS);
     Context.CancellableContext ctx = Context.current().withCancellation();
     current = ctx;
-    ctx.run(() -> stub.watch(WatchRequest.newBuilder().addPatterns("*").setSinceMs(since)
-        .build(), new StreamObserver<>() {
+    WatchRequest req = WatchRequest.newBuilder().addPatterns("*").setSinceMs(since)
+        .setBacklogPerSeries(backlogPerSeries).build();
+    ctx.run(() -> ClientCalls.asyncServerStreamingCall(
+        channel.newCall(WatchStream.METHOD, CallOptions.DEFAULT), req, new StreamObserver<>() {
           @Override
-          public void onNext(WatchResponse r) {
+          public void onNext(PointBatch batch) {
             backoffMs = 500;
-            for (SeriesPoints sp : r.getBatchesList()) {
-              int n = sp.getPointsCount();
-              long[] t = new long[n];
-              double[] v = new double[n];
-              for (int i = 0; i < n; i++) {
-                Measurement m = sp.getPoints(i);
-                t[i] = m.getTimestampMs();
-                v[i] = m.getValue();
-              }
-              if (n > 0 && t[n - 1] > newestSeen) {
-                newestSeen = t[n - 1];
-              }
-              metrics.observed(forecasts.observe(sp.getSeries(), t, v, n));
+            long[] t = batch.times();
+            long newest = newestSeen;
+            for (int i = 0; i < batch.points(); i++) {
+              newest = Math.max(newest, t[i]);
             }
+            newestSeen = newest;
+            metrics.observed(forecasts.apply(batch));
           }
 
           @Override

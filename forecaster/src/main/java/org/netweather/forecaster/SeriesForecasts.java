@@ -2,7 +2,6 @@ package org.netweather.forecaster;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,17 +12,23 @@ import org.netweather.forecaster.battery.ForecastResult;
 import org.netweather.model.SeriesPattern;
 
 /**
- * One predictor {@link Battery} per series, fed in timestamp order, and the latest forecasts of
- * each as an immutable {@link Snapshot} that readers take without locking.
+ * One predictor {@link Battery} per series, fed a {@link PointBatch} at a time in timestamp
+ * order, and the forecasts of each, computed when asked for.
  *
  * <p>A measurement at or before the last one fed to a series is skipped: follow streams
  * overlap on reconnect, and a battery must see each measurement once, in order.
  *
- * <p>Thread-safety: feeding locks one series at a time; reads take the published snapshot.
+ * <p>Cost. A batch entry costs one lookup of its series, whatever its number of points; a point
+ * costs its battery update and nothing else (no object, no snapshot): forecasts are built only
+ * when read, and watchers are told once per batch which series changed, so a forecast that no
+ * one reads before the next measurement is never built. Per series the forecaster keeps the
+ * battery, a {@link Series} holding it with the last measurement, and one map entry.
+ *
+ * <p>Thread-safety: feeding and reading lock one series at a time.
  */
 public final class SeriesForecasts {
   private final BatteryLayout layout;
-  private final Map<String, State> states = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Series> states = new ConcurrentHashMap<>();
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
   /** The forecasts of one series after its latest measurement. */
@@ -34,18 +39,30 @@ public final class SeriesForecasts {
     }
   }
 
-  /** Told of every new snapshot, on the thread that fed the measurements. */
+  /** Told what changed, on the thread that fed the batch. */
   public interface Listener {
-    void updated(Snapshot snapshot);
+    /** {@code changed[0..n)} have new forecasts; the array is reused after the call. */
+    void updated(Series[] changed, int n);
+
+    /** {@code series} was deleted: it has no forecasts any more. */
+    default void deleted(Series series) {}
   }
 
-  private static final class State {
-    final Battery battery;
-    long lastTs = Long.MIN_VALUE;
-    volatile Snapshot snapshot;
+  /** One series' battery and last measurement; the handle listeners and readers get. */
+  public static final class Series {
+    private final String name;
+    private final Battery battery;
+    private long lastTs = Long.MIN_VALUE;
+    private double lastValue = Double.NaN;
+    private boolean deleted;
 
-    State(Battery battery) {
+    private Series(String name, Battery battery) {
+      this.name = name;
       this.battery = battery;
+    }
+
+    public String name() {
+      return name;
     }
   }
 
@@ -63,30 +80,89 @@ public final class SeriesForecasts {
 
   /** Feeds points of one series (sorted by time); returns how many were new. */
   public int observe(String series, long[] times, double[] values, int n) {
-    State s = states.computeIfAbsent(series, k -> new State(layout.newBattery()));
-    int fed = 0;
-    Snapshot snap;
-    synchronized (s) {
-      double last = Double.NaN;
-      for (int i = 0; i < n; i++) {
-        if (times[i] > s.lastTs && Double.isFinite(values[i])) {
-          s.battery.observe(values[i]);
-          s.lastTs = times[i];
-          last = values[i];
-          fed++;
-        }
-      }
-      if (fed == 0) {
-        return 0;
-      }
-      snap = new Snapshot(series, s.battery.forecast(Criterion.MSE),
-          s.battery.forecast(Criterion.MAE), s.lastTs, last);
-      s.snapshot = snap;
+    PointBatch b = new PointBatch();
+    b.startSeries(series);
+    for (int i = 0; i < n; i++) {
+      b.add(times[i], values[i]);
     }
-    for (Listener l : listeners) {
-      l.updated(snap);
+    return apply(b);
+  }
+
+  /**
+   * Applies a batch: first its deletions, then each entry's points (sorted by time within the
+   * entry); tells listeners once. Returns how many points were new.
+   */
+  public int apply(PointBatch batch) {
+    for (int i = 0; i < batch.deletedCount(); i++) {
+      delete(batch.deletedSeries(i));
+    }
+    int entries = batch.entries();
+    if (entries == 0) {
+      return 0;
+    }
+    long[] times = batch.times();
+    double[] values = batch.values();
+    Series[] changed = new Series[entries];
+    int changedCount = 0;
+    int fed = 0;
+    for (int e = 0; e < entries; e++) {
+      int from = batch.from(e);
+      int to = batch.to(e);
+      int before = fed;
+      Series s = series(batch.series(e));
+      synchronized (s) {
+        if (s.deleted) { // deleted by another feeder since the lookup: take the new one
+          e--;
+          continue;
+        }
+        Battery battery = s.battery;
+        long lastTs = s.lastTs;
+        double last = s.lastValue;
+        for (int i = from; i < to; i++) {
+          double v = values[i];
+          if (times[i] > lastTs && Double.isFinite(v)) {
+            battery.observe(v);
+            lastTs = times[i];
+            last = v;
+            fed++;
+          }
+        }
+        s.lastTs = lastTs;
+        s.lastValue = last;
+      }
+      if (fed > before) {
+        changed[changedCount++] = s;
+      }
+    }
+    if (changedCount > 0) {
+      for (Listener l : listeners) {
+        l.updated(changed, changedCount);
+      }
     }
     return fed;
+  }
+
+  private Series series(String name) {
+    Series s = states.get(name);
+    return s != null ? s : states.computeIfAbsent(name, k -> new Series(k, layout.newBattery()));
+  }
+
+  /**
+   * Forgets a series: its battery and forecasts go, and later points start a new battery.
+   * Returns whether it was known.
+   */
+  public boolean delete(String name) {
+    Series s = states.remove(name);
+    if (s == null) {
+      return false;
+    }
+    synchronized (s) {
+      s.deleted = true;
+    }
+    for (Listener l : listeners) {
+      l.deleted(s);
+    }
+    return true;
   }
 
   /** Series with a battery. */
@@ -95,8 +171,19 @@ public final class SeriesForecasts {
   }
 
   public Optional<Snapshot> get(String series) {
-    State s = states.get(series);
-    return s == null || s.snapshot == null ? Optional.empty() : Optional.of(s.snapshot);
+    Series s = states.get(series);
+    return Optional.ofNullable(s == null ? null : snapshot(s));
+  }
+
+  /** The forecasts of {@code s} now; null if it has no measurement yet or was deleted. */
+  public Snapshot snapshot(Series s) {
+    synchronized (s) {
+      if (s.deleted || s.battery.count() == 0) {
+        return null;
+      }
+      return new Snapshot(s.name, s.battery.forecast(Criterion.MSE),
+          s.battery.forecast(Criterion.MAE), s.lastTs, s.lastValue);
+    }
   }
 
   /** Snapshots of the series matching {@code pattern}, sorted by name. */
@@ -106,10 +193,12 @@ public final class SeriesForecasts {
       get(pattern.toString()).ifPresent(out::add);
       return out;
     }
-    for (State s : states.values()) {
-      Snapshot snap = s.snapshot;
-      if (snap != null && pattern.matches(snap.series())) {
-        out.add(snap);
+    for (Series s : states.values()) {
+      if (pattern.matches(s.name)) {
+        Snapshot snap = snapshot(s);
+        if (snap != null) {
+          out.add(snap);
+        }
       }
     }
     out.sort((a, b) -> a.series().compareTo(b.series()));

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.DeleteSeriesRequest;
 import org.netweather.api.v1.Forecast;
+import org.netweather.api.v1.ForecastUpdate;
 import org.netweather.api.v1.ForecasterGrpc;
 import org.netweather.api.v1.GetForecastRequest;
 import org.netweather.api.v1.GetForecastsRequest;
@@ -31,6 +33,7 @@ import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SeriesPoints;
 import org.netweather.forecaster.ForecasterProperties;
 import org.netweather.forecaster.ForecasterServer;
+import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.memoryhost.MeasurementStore;
 import org.netweather.memoryhost.MemoryHostService;
 import org.netweather.nameserver.Nameserver;
@@ -139,6 +142,69 @@ class ForecasterFollowTest {
     assertEquals(List.of("tcp.*"), ForecasterGrpc.newBlockingStub(client).getForecasts(
         GetForecastsRequest.newBuilder().addSeries("*:a").addSeries("tcp.*").build())
         .getNotFoundList());
+  }
+
+  @Test
+  void freshForecaster_warmsUpFromTheNewestWindowOnly() throws Exception {
+    append("cpu.availability:a", 0, 500, 0.25);
+    await(() -> count("cpu.availability:a") == 500);
+    forecaster.close();
+    ForecasterProperties p = ForecasterProperties.defaults()
+        .with(ForecasterProperties.NAMESERVER, "ns:1")
+        .with(ForecasterProperties.HOST, "f")
+        .with(ForecasterProperties.DISCOVERY_MS, 100L)
+        .with(ForecasterProperties.BURN_IN, 10);
+    forecaster = ForecasterServer.start(p, InProcessServerBuilder.forName("forecaster2"),
+        InProcessChannels::forAddress);
+    client.shutdownNow();
+    client = InProcessChannelBuilder.forName("forecaster2").build();
+    int window = BatteryLayout.standard().withBurnIn(10).warmUpPoints();
+    assertEquals(101, window);
+    await(() -> count("cpu.availability:a") == window);
+    assertEquals(t0 + 499_000, forecast("cpu.availability:a").getLast().getTimestampMs());
+    Thread.sleep(300);
+    assertEquals(window, count("cpu.availability:a"), "no older point arrives later");
+  }
+
+  @Test
+  void deletedSeries_disappearFromForecasts() throws Exception {
+    append("cpu.availability:a", 0, 20, 0.25);
+    append("cpu.availability:b", 0, 20, 0.5);
+    await(() -> count("cpu.availability:a") == 20 && count("cpu.availability:b") == 20);
+    ManagedChannel ch = InProcessChannelBuilder.forName("m1").build();
+    try {
+      assertEquals(1, MemoryHostGrpc.newBlockingStub(ch).deleteSeries(
+          DeleteSeriesRequest.newBuilder().setPattern("cpu.availability:a").build()).getCount());
+    } finally {
+      ch.shutdownNow();
+    }
+    await(() -> count("cpu.availability:a") == -1);
+    StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
+        StatusRuntimeException.class, () -> forecast("cpu.availability:a"));
+    assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
+    assertEquals(List.of("cpu.availability:b"), ForecasterGrpc.newBlockingStub(client)
+        .getForecasts(GetForecastsRequest.newBuilder().addSeries("cpu.*").build())
+        .getForecastsList().stream().map(Forecast::getSeries).toList());
+    // A watcher subscribing now hears of b alone, and then of b's new points only.
+    java.util.concurrent.BlockingQueue<String> heard =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    ForecasterGrpc.newStub(client).watchForecasts(GetForecastsRequest.newBuilder()
+        .addSeries("cpu.*").build(), new io.grpc.stub.StreamObserver<ForecastUpdate>() {
+          @Override
+          public void onNext(ForecastUpdate u) {
+            heard.add(u.getForecast().getSeries() + "#" + u.getForecast().getCount());
+          }
+
+          @Override
+          public void onError(Throwable t) {}
+
+          @Override
+          public void onCompleted() {}
+        });
+    assertEquals("cpu.availability:b#20", heard.poll(10, TimeUnit.SECONDS));
+    append("cpu.availability:b", 20, 21, 0.5);
+    assertEquals("cpu.availability:b#21", heard.poll(10, TimeUnit.SECONDS));
+    assertEquals(null, heard.poll(200, TimeUnit.MILLISECONDS));
   }
 
   @Test

@@ -54,6 +54,10 @@ public final class MeasurementStore implements AutoCloseable {
   private static final int GROUP = 512;
   private static final long MAX_HEAD_AGE_MS = 2 * 3600_000L;
   private static final int BACKLOG_POINTS_PER_MESSAGE = 4096;
+  private static final long MAINTENANCE_PERIOD_MS = 200;
+  // A group of fewer appends than this waits up to LINGER_NS for more.
+  private static final int LINGER_BELOW = 16;
+  private static final long LINGER_NS = 3_000_000;
 
   private final SeriesDb db;
   private final DataDirLock lock;
@@ -70,6 +74,7 @@ public final class MeasurementStore implements AutoCloseable {
   private volatile long maxPoints;
   private volatile long maxAgeMs;
   private Iterator<SeriesState> maintenance;
+  private long lastMaintenanceMs;
 
   /** How an append went. */
   public record Result(long stored, long duplicates) {}
@@ -218,9 +223,7 @@ public final class MeasurementStore implements AutoCloseable {
         continue;
       }
       group.add((Pending) first);
-      while (group.size() < GROUP && queue.peek() instanceof Pending) {
-        group.add((Pending) queue.poll());
-      }
+      gather(group);
       try {
         writeGroup(group);
       } catch (Throwable t) {
@@ -234,6 +237,30 @@ public final class MeasurementStore implements AutoCloseable {
         group.clear();
       }
       maintain();
+    }
+  }
+
+  /**
+   * Adds queued appends to a group. When appends trickle in one at a time (a site's sensors
+   * each send a few points every few seconds), waiting a moment for more lets one synced write
+   * serve several of them: a group costs the same whether it holds one append or fifty.
+   */
+  private void gather(List<Pending> group) {
+    long lingerUntil = System.nanoTime() + LINGER_NS;
+    while (group.size() < GROUP) {
+      Object next = queue.peek();
+      if (next instanceof Pending) {
+        group.add((Pending) queue.poll());
+        continue;
+      }
+      if (next != null || group.size() >= LINGER_BELOW || closing) {
+        return;
+      }
+      long left = lingerUntil - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(left, 200_000));
     }
   }
 
@@ -347,10 +374,17 @@ public final class MeasurementStore implements AutoCloseable {
     }
   }
 
-  /** Seals old heads and applies age retention to a slice of the series (a pass a minute). */
+  /**
+   * Seals old heads and applies age retention to a slice of the series, at most every 200 ms,
+   * so that a pass over every series takes about a minute whatever the append rate.
+   */
   private void maintain() {
-    int slice = Math.max(64, db.seriesCount() / 300);
     long now = clock.millis();
+    if (now - lastMaintenanceMs < MAINTENANCE_PERIOD_MS) {
+      return;
+    }
+    lastMaintenanceMs = now;
+    int slice = Math.max(64, db.seriesCount() / 300);
     for (int i = 0; i < slice; i++) {
       if (maintenance == null || !maintenance.hasNext()) {
         maintenance = db.series().iterator();
@@ -464,6 +498,23 @@ public final class MeasurementStore implements AutoCloseable {
       }
     }
     out.sort(null);
+    return out;
+  }
+
+  /**
+   * Up to {@code n} series after {@code after} in name order (all if empty), matching
+   * {@code pattern} (null for all).
+   */
+  List<SeriesState> page(SeriesPattern pattern, String after, int n) {
+    List<SeriesState> out = new ArrayList<>();
+    for (SeriesState s : db.seriesAfter(after)) {
+      if (out.size() == n) {
+        break;
+      }
+      if (pattern == null || pattern.matches(s.name())) {
+        out.add(s);
+      }
+    }
     return out;
   }
 

@@ -4,7 +4,6 @@ import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerBuilder;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,9 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.Registration;
 import org.netweather.runtime.Addresses;
-import org.netweather.runtime.DaemonServer;
+import org.netweather.runtime.Daemon;
 import org.netweather.runtime.NamedThreadFactory;
-import org.netweather.runtime.Registrar;
 
 /**
  * The memory-host daemon: opens its store, serves it over gRPC, and keeps itself registered with
@@ -30,11 +28,11 @@ import org.netweather.runtime.Registrar;
  * }</pre>
  */
 public final class MemoryHostServer implements AutoCloseable {
-  private final DaemonServer server;
+  private final Daemon daemon;
   private final MeasurementStore store;
 
-  private MemoryHostServer(DaemonServer server, MeasurementStore store) {
-    this.server = server;
+  private MemoryHostServer(Daemon daemon, MeasurementStore store) {
+    this.daemon = daemon;
     this.store = store;
   }
 
@@ -42,63 +40,50 @@ public final class MemoryHostServer implements AutoCloseable {
       throws IOException {
     Addresses.parse("nameserver", props.nameserver); // before anything is opened
     Clock clock = Clock.systemUTC();
-    // Watch delivery: a few threads suffice, each drain is short and never blocks.
-    ExecutorService watchPool = Executors.newFixedThreadPool(2,
-        new NamedThreadFactory("memory-watch"));
-    String daemon = "memory";
-    MeasurementStore store;
-    try {
-      store = MeasurementStore.open(props.storeOptions(), clock, watchPool,
-          MemoryMetrics.forDaemon(daemon));
-    } catch (IOException | RuntimeException e) {
-      watchPool.shutdown();
-      throw e;
-    }
-    MemoryHostService service = new MemoryHostService(store, clock);
-    BindableService withCaller = () -> ServerInterceptors.intercept(service,
-        MemoryHostService.callerInterceptor());
-    DaemonServer server = new DaemonServer(daemon, builder, List.of(withCaller));
-    server.closeAfter(() -> {
-      watchPool.shutdown();
-      watchPool.awaitTermination(5, TimeUnit.SECONDS);
+    // Calls are short and never block on disk (appends wait on a future): two threads serve
+    // them without the hand-off and thread churn of the default cached pool.
+    ExecutorService rpc = Executors.newFixedThreadPool(2, new NamedThreadFactory("memory-rpc"));
+    builder.executor(rpc);
+    return Daemon.start("memory", builder, daemon -> {
+      daemon.own(() -> {
+        rpc.shutdown();
+        rpc.awaitTermination(5, TimeUnit.SECONDS);
+      });
+      // Watch delivery: a few threads suffice, each drain is short and never blocks.
+      ExecutorService watchPool = Executors.newFixedThreadPool(2,
+          new NamedThreadFactory("memory-watch"));
+      daemon.own(() -> {
+        watchPool.shutdown();
+        watchPool.awaitTermination(5, TimeUnit.SECONDS);
+      });
+      MeasurementStore store = daemon.own(MeasurementStore.open(props.storeOptions(), clock,
+          watchPool, MemoryMetrics.forDaemon(daemon.name())));
+      // Closed before the store: a scrape never reads a closed one.
+      daemon.own(MemoryMetrics.gauges(daemon.name(), store));
+      ScheduledExecutorService beat = daemon.scheduler("memory-registrar", 1);
+      ManagedChannel ns = daemon.channel(props.nameserver);
+      MemoryHostService service = new MemoryHostService(store, clock);
+      // The caller's address feeds the per-caller limit on series creation.
+      BindableService withCaller = () -> ServerInterceptors.intercept(service,
+          MemoryHostService.callerInterceptor());
+      daemon.serve(List.of(withCaller));
+      String host = Daemon.host(props.host);
+      Registration.Builder reg = daemon.registration("memory", host, host)
+          .putAttributes("started", Long.toString(clock.millis()));
+      if (!props.name.isEmpty()) {
+        reg.setName(props.name);
+      }
+      if (!props.cluster.isEmpty()) {
+        reg.putAttributes("cluster", props.cluster);
+      }
+      // Not unregistered on close: a restart within the TTL must not move this host's series.
+      daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), beat, false);
+      return new MemoryHostServer(daemon, store);
     });
-    server.closeAfter(store);
-    // Closed before the store: a scrape never reads a closed one.
-    server.closeAfter(MemoryMetrics.gauges(daemon, store));
-    try {
-      server.start();
-    } catch (IOException e) {
-      server.close();
-      throw e;
-    }
-    String host = props.host.isEmpty() ? Addresses.localHostName() : props.host;
-    Registration.Builder reg = Registration.newBuilder()
-        .setName(props.name.isEmpty() ? "memory@" + host : props.name)
-        .setKind("memory")
-        .setAddress(host + ":" + server.getPort())
-        .putAttributes("host", host)
-        .putAttributes("started", Long.toString(clock.millis()));
-    if (!props.cluster.isEmpty()) {
-      reg.putAttributes("cluster", props.cluster);
-    }
-    ManagedChannel ns = NettyChannelBuilder.forTarget(props.nameserver).usePlaintext().build();
-    ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(
-        new NamedThreadFactory("memory-registrar"));
-    // Not unregistered on close: a restart within the TTL must not move this host's series.
-    Registrar registrar = new Registrar(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds),
-        beat, false);
-    // Closed first on shutdown (reverse order): unregister, then stop the channel and timer.
-    server.closeAfter(() -> {
-      beat.shutdownNow();
-      ns.shutdownNow();
-    });
-    server.closeAfter(registrar);
-    registrar.start();
-    return new MemoryHostServer(server, store);
   }
 
   public int getPort() {
-    return server.getPort();
+    return daemon.port();
   }
 
   public MeasurementStore store() {
@@ -106,11 +91,11 @@ public final class MemoryHostServer implements AutoCloseable {
   }
 
   public void awaitTermination() throws InterruptedException {
-    server.awaitTermination();
+    daemon.awaitTermination();
   }
 
   @Override
   public void close() {
-    server.close();
+    daemon.close();
   }
 }

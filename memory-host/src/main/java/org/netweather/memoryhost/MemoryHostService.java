@@ -37,6 +37,8 @@ import org.netweather.runtime.Statuses;
 public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   static final int MAX_FETCH = 100_000;
   static final int MAX_LISTED = 10_000;
+  static final int DEFAULT_PAGE = 1_000;
+  static final int MAX_PAGE = 10_000;
   static final long MIN_RETAINED_POINTS = 1_000;
   /** The remote address of the call being served, set by {@link #callerInterceptor()}. */
   private static final io.grpc.Context.Key<java.net.SocketAddress> CALLER =
@@ -138,12 +140,15 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   public void listSeries(ListSeriesRequest req, StreamObserver<ListSeriesResponse> out) {
     Statuses.respond(out, () -> {
       SeriesPattern p = req.getPattern().isEmpty() ? null : SeriesPattern.parse(req.getPattern());
+      if (req.getPageSize() < 0) {
+        throw new IllegalArgumentException("page_size " + req.getPageSize() + " is negative");
+      }
+      int size = req.getPageSize() == 0 ? DEFAULT_PAGE : Math.min(MAX_PAGE, req.getPageSize());
       ListSeriesResponse.Builder b = ListSeriesResponse.newBuilder();
-      for (String name : store.names(p)) {
-        SeriesState rs = store.summary(name).orElse(null);
-        if (rs == null) {
-          continue; // deleted meanwhile
-        }
+      List<SeriesState> page = store.page(p, req.getPageToken(), size + 1);
+      for (int i = 0; i < Math.min(size, page.size()); i++) {
+        SeriesState rs = page.get(i);
+        String name = rs.name();
         int colon = name.indexOf(':');
         SeriesSummary.Builder s = SeriesSummary.newBuilder()
             .setSeries(name)
@@ -156,6 +161,9 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
           s.setLastValue(rs.lastValue());
         }
         b.addSeries(s);
+      }
+      if (page.size() > size) {
+        b.setNextPageToken(page.get(size - 1).name());
       }
       return b.build();
     });

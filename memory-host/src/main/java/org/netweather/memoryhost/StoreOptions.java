@@ -37,7 +37,7 @@ public record StoreOptions(Path dataDir, long rawPoints, Duration rawMaxAge, int
   /** Defaults that hold a site of 10 000 hosts (470 000 series) with room to spare. */
   public static StoreOptions defaults(Path dataDir) {
     return new StoreOptions(dataDir, 10_000, Duration.ZERO, 2_000_000, 1_000, 20_000,
-        Duration.ofMinutes(30));
+        Duration.ofHours(2));
   }
 
   public StoreOptions withRawPoints(long n) {

@@ -94,14 +94,22 @@ final class WatchHub {
 
   /** Called by the writer after points are durable. */
   synchronized void publish(Map<String, Points> appended) {
+    if (watchers.isEmpty()) {
+      return;
+    }
+    // Each series' points become one immutable message part, shared by every watcher of it.
+    java.util.List<SeriesPoints> parts = new ArrayList<>(appended.size());
+    for (Map.Entry<String, Points> e : appended.entrySet()) {
+      parts.add(batch(e.getKey(), e.getValue(), 0, e.getValue().size()).build());
+    }
     for (Watcher w : watchers) {
       WatchResponse.Builder msg = null;
-      for (Map.Entry<String, Points> e : appended.entrySet()) {
-        if (w.wants(e.getKey())) {
+      for (SeriesPoints part : parts) {
+        if (w.wants(part.getSeries())) {
           if (msg == null) {
             msg = WatchResponse.newBuilder();
           }
-          msg.addBatches(batch(e.getKey(), e.getValue(), 0, e.getValue().size()));
+          msg.addBatches(part);
         }
       }
       if (msg != null) {
@@ -109,6 +117,7 @@ final class WatchHub {
       }
     }
   }
+
 
   static SeriesPoints.Builder batch(String series, Points p, int from, int to) {
     SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(series);

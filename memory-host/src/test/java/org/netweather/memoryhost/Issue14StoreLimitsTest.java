@@ -187,6 +187,56 @@ class Issue14StoreLimitsTest {
     assertTrue(kept >= 360 && kept <= 480, "kept " + kept);
   }
 
+  @Test
+  void longestNames_areStoredAndReadBack_andLongerOnesAreInvalidArgument() throws Exception {
+    open(StoreOptions.defaults(dir));
+    String longest = "user.x:" + "a".repeat(org.netweather.model.SeriesName.MAX_LENGTH - 7);
+    String odd = "tcp.latency:" + "A-b.9_".repeat(20) + "->" + "z".repeat(100);
+    assertEquals(1, stub.append(AppendRequest.newBuilder()
+        .addBatches(point(longest, clock.millis(), 1)).build()).getStored());
+    assertEquals(1, stub.append(AppendRequest.newBuilder()
+        .addBatches(point(odd.substring(0, Math.min(odd.length(), 256)), clock.millis(), 2))
+        .build()).getStored());
+    assertEquals(1, stub.fetch(FetchRequest.newBuilder().setSeries(longest).setLast(1).build())
+        .getPointsCount());
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+        () -> stub.append(AppendRequest.newBuilder().addBatches(point(longest + "a",
+            clock.millis(), 1)).build()));
+    assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+    assertTrue(!e.getStatus().getDescription().contains(dir.toString()),
+        "no server path in " + e.getStatus().getDescription());
+    store.close();
+    store = null;
+    open(StoreOptions.defaults(dir));
+    assertEquals(2, store.seriesCount());
+  }
+
+  @Test
+  void listSeries_pagesInNameOrder_withoutLosingOrRepeatingAny() throws Exception {
+    open(StoreOptions.defaults(dir));
+    stub.append(newSeries("p", 1000));
+    stub.append(AppendRequest.newBuilder().addBatches(point("tcp.latency:a->b", clock.millis(),
+        1)).build());
+    List<String> seen = new java.util.ArrayList<>();
+    String token = "";
+    int pages = 0;
+    do {
+      org.netweather.api.v1.ListSeriesResponse page = stub.listSeries(ListSeriesRequest
+          .newBuilder().setPattern("user.x:*").setPageSize(300).setPageToken(token).build());
+      page.getSeriesList().forEach(x -> seen.add(x.getSeries()));
+      token = page.getNextPageToken();
+      pages++;
+    } while (!token.isEmpty());
+    assertEquals(4, pages);
+    assertEquals(1000, seen.size());
+    assertEquals(1000, new java.util.HashSet<>(seen).size());
+    List<String> sortedCopy = new java.util.ArrayList<>(seen);
+    java.util.Collections.sort(sortedCopy);
+    assertEquals(sortedCopy, seen);
+    // Without a size, a page holds at most 1000.
+    assertEquals(1000, stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesCount());
+  }
+
   private static void waitFor(java.util.function.BooleanSupplier c) throws InterruptedException {
     long deadline = System.currentTimeMillis() + 5000;
     while (!c.getAsBoolean() && System.currentTimeMillis() < deadline) {

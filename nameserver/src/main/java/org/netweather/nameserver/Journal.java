@@ -3,135 +3,99 @@ package org.netweather.nameserver;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
+import org.netweather.runtime.recordlog.RecordFile;
+import org.netweather.runtime.recordlog.RecordLog;
+import org.netweather.runtime.recordlog.RecordReader;
+import org.netweather.runtime.recordlog.SyncPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The nameserver's durable state: a snapshot file plus a journal of changes since, both made of
- * checksummed frames. A change is forced to disk before the caller is answered, so a kill -9
- * loses nothing acknowledged; a torn frame at the end of the journal (a crash mid-write, never
- * acknowledged) is cut off on load.
+ * The nameserver's durable state: a snapshot ({@code snapshot.records}, a {@link RecordFile}
+ * replaced whole) plus a journal of changes since ({@code journal-NNN.log}, a {@link RecordLog}),
+ * one {@link JournalEntry} per record. A change is forced to disk before the caller is answered,
+ * so a kill -9 loses nothing acknowledged; a torn record at the end of the journal (a crash
+ * mid-write, never acknowledged) is cut off on load.
  *
- * <pre>
- *   frame = length:int32  crc32(payload):int32  payload:length bytes   (see {@link JournalEntry})
- * </pre>
+ * <p>Compaction rolls the journal to a new segment, replaces the snapshot with the whole state,
+ * then drops the journal segments before it.
  *
  * <p>Not thread-safe: the nameserver calls it under its own lock.
  */
 final class Journal implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Journal.class);
-  private static final int MAX_FRAME = 16 << 20;
 
+  private final Path dir;
   private final Path snapshotFile;
-  private final Path journalFile;
-  private FileChannel journal;
+  private RecordLog journal;
   private long frames;
 
   Journal(Path dir) throws IOException {
     Files.createDirectories(dir);
-    this.snapshotFile = dir.resolve("nameserver.snapshot");
-    this.journalFile = dir.resolve("nameserver.journal");
+    this.dir = dir;
+    this.snapshotFile = dir.resolve("snapshot.records");
   }
 
   /** Reads the snapshot and then the journal, and opens the journal for appending. */
   List<JournalEntry> load() throws IOException {
-    List<JournalEntry> entries = new ArrayList<>();
-    if (Files.exists(snapshotFile)) {
-      long good = read(snapshotFile, entries);
-      if (good != Files.size(snapshotFile)) {
-        throw new IOException("snapshot " + snapshotFile + " is corrupt at byte " + good);
+    for (String old : List.of("nameserver.snapshot", "nameserver.journal")) {
+      if (Files.exists(dir.resolve(old))) {
+        log.warn("ignoring {}: state in the format before the record log; daemons register "
+            + "again on their next heartbeat, cliques must be defined again", dir.resolve(old));
       }
     }
-    int fromSnapshot = entries.size();
-    long good = Files.exists(journalFile) ? read(journalFile, entries) : 0;
-    journal = FileChannel.open(journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    if (journal.size() > good) {
-      log.warn("cutting a torn tail of {} bytes off {}", journal.size() - good, journalFile);
-      journal.truncate(good);
-      journal.force(true);
+    List<JournalEntry> entries = new ArrayList<>();
+    for (byte[] r : RecordFile.readWhole(snapshotFile)) {
+      entries.add(decode(r));
     }
-    journal.position(good);
-    frames = entries.size() - fromSnapshot;
+    journal = RecordLog.open(dir,
+        RecordLog.Options.named("journal-").withSync(SyncPolicy.EXPLICIT));
+    RecordReader r = journal.read(journal.firstNumber());
+    while (r.next()) {
+      entries.add(decode(r.bytes()));
+      frames++;
+    }
     return entries;
+  }
+
+  private static JournalEntry decode(byte[] payload) throws IOException {
+    return JournalEntry.decode(new DataInputStream(new ByteArrayInputStream(payload)));
   }
 
   /** Appends entries; when {@code sync}, they are on disk when this returns. */
   void append(List<? extends JournalEntry> entries, boolean sync) throws IOException {
+    List<byte[]> payloads = new ArrayList<>(entries.size());
     for (JournalEntry e : entries) {
-      writeFrame(journal, e.encode());
-      frames++;
+      payloads.add(e.encode());
     }
+    journal.append(payloads);
+    frames += entries.size();
     if (sync) {
-      journal.force(false);
+      journal.sync();
     }
   }
 
-  /** Number of frames in the journal since the last snapshot. */
+  /** Number of records in the journal since the last snapshot. */
   long journalFrames() {
     return frames;
   }
 
   /** Replaces the snapshot with {@code state} and empties the journal. */
   void compact(List<? extends JournalEntry> state) throws IOException {
-    Path tmp = snapshotFile.resolveSibling(snapshotFile.getFileName() + ".tmp");
-    try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      for (JournalEntry e : state) {
-        writeFrame(out, e.encode());
-      }
-      out.force(true);
+    long mark = journal.roll();
+    List<byte[]> payloads = new ArrayList<>(state.size());
+    for (JournalEntry e : state) {
+      payloads.add(e.encode());
     }
-    Files.move(tmp, snapshotFile, StandardCopyOption.ATOMIC_MOVE,
-        StandardCopyOption.REPLACE_EXISTING);
+    RecordFile.replace(snapshotFile, payloads);
     // A crash here replays the old journal over the new snapshot: harmless, every entry is
     // idempotent against a state that already holds it.
-    journal.truncate(0);
-    journal.position(0);
-    journal.force(true);
+    journal.dropBefore(mark);
     frames = 0;
-  }
-
-  private static void writeFrame(FileChannel out, byte[] payload) throws IOException {
-    CRC32 crc = new CRC32();
-    crc.update(payload);
-    ByteBuffer b = ByteBuffer.allocate(8 + payload.length);
-    b.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
-    while (b.hasRemaining()) {
-      out.write(b);
-    }
-  }
-
-  /** Reads whole, valid frames and returns the offset just past the last of them. */
-  private static long read(Path file, List<JournalEntry> into) throws IOException {
-    byte[] all = Files.readAllBytes(file);
-    ByteBuffer b = ByteBuffer.wrap(all);
-    long good = 0;
-    while (b.remaining() >= 8) {
-      int len = b.getInt();
-      int crc = b.getInt();
-      if (len < 0 || len > MAX_FRAME || len > b.remaining()) {
-        break;
-      }
-      byte[] payload = new byte[len];
-      b.get(payload);
-      CRC32 c = new CRC32();
-      c.update(payload);
-      if ((int) c.getValue() != crc) {
-        break;
-      }
-      into.add(JournalEntry.decode(new DataInputStream(new ByteArrayInputStream(payload))));
-      good = b.position();
-    }
-    return good;
   }
 
   @Override

@@ -9,7 +9,7 @@ import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.Registration;
 
 /**
- * One change to the nameserver's state, as written to its journal.
+ * One change to the nameserver's state: the payload of one record in its {@link Journal}.
  *
  * <pre>
  *   payload = type:byte, then per type:

@@ -5,13 +5,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.Registration;
-import org.netweather.runtime.Addresses;
-import org.netweather.runtime.DaemonServer;
-import org.netweather.runtime.NamedThreadFactory;
+import org.netweather.runtime.Daemon;
 
 /**
  * The nameserver daemon: opens its state, serves it over gRPC and registers itself (with a
@@ -26,46 +23,33 @@ import org.netweather.runtime.NamedThreadFactory;
 public final class NameserverServer implements AutoCloseable {
   private static final long SELF_TTL_SECONDS = 300;
   private final Nameserver nameserver;
-  private final DaemonServer server;
+  private final Daemon daemon;
 
-  private NameserverServer(Nameserver nameserver, DaemonServer server) {
+  private NameserverServer(Nameserver nameserver, Daemon daemon) {
     this.nameserver = nameserver;
-    this.server = server;
+    this.daemon = daemon;
   }
 
   public static NameserverServer start(NameserverProperties props, ServerBuilder<?> builder)
       throws IOException {
-    Nameserver ns = Nameserver.open(Path.of(props.dataDir), Clock.systemUTC());
-    DaemonServer server = new DaemonServer("nameserver", builder,
-        List.of(new NameserverService(ns)));
-    server.closeAfter(ns);
-    // Closed before the state: a scrape never reads a closed one.
-    server.closeAfter(NameserverMetrics.gauges(server.name(), ns));
-    try {
-      server.start();
-    } catch (IOException e) {
-      server.close(); // closes the gauges and the state
-      throw e;
-    }
-    String host = props.host.isEmpty() ? Addresses.localHostName() : props.host;
-    Registration self = Registration.newBuilder()
-        .setName("nameserver@" + host)
-        .setKind("nameserver")
-        .setAddress(host + ":" + server.getPort())
-        .putAttributes("host", host)
-        .build();
-    ns.register(self, SELF_TTL_SECONDS);
-    // The nameserver is its own registry: it renews its record itself, well within the TTL.
-    ScheduledExecutorService renew = Executors.newSingleThreadScheduledExecutor(
-        new NamedThreadFactory("nameserver-self"));
-    renew.scheduleWithFixedDelay(() -> ns.register(self, SELF_TTL_SECONDS),
-        SELF_TTL_SECONDS / 3, SELF_TTL_SECONDS / 3, TimeUnit.SECONDS);
-    server.closeAfter(renew::shutdownNow);
-    return new NameserverServer(ns, server);
+    return Daemon.start("nameserver", builder, daemon -> {
+      Nameserver ns = daemon.own(Nameserver.open(Path.of(props.dataDir), Clock.systemUTC()));
+      // Closed before the state: a scrape never reads a closed one.
+      daemon.own(NameserverMetrics.gauges(daemon.name(), ns));
+      ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
+      daemon.serve(List.of(new NameserverService(ns)));
+      String host = Daemon.host(props.host);
+      Registration self = daemon.registration("nameserver", host, host).build();
+      ns.register(self, SELF_TTL_SECONDS);
+      // The nameserver is its own registry: it renews its record itself, well within the TTL.
+      renew.scheduleWithFixedDelay(() -> ns.register(self, SELF_TTL_SECONDS),
+          SELF_TTL_SECONDS / 3, SELF_TTL_SECONDS / 3, TimeUnit.SECONDS);
+      return new NameserverServer(ns, daemon);
+    });
   }
 
   public int getPort() {
-    return server.getPort();
+    return daemon.port();
   }
 
   public Nameserver nameserver() {
@@ -73,11 +57,11 @@ public final class NameserverServer implements AutoCloseable {
   }
 
   public void awaitTermination() throws InterruptedException {
-    server.awaitTermination();
+    daemon.awaitTermination();
   }
 
   @Override
   public void close() {
-    server.close();
+    daemon.close();
   }
 }

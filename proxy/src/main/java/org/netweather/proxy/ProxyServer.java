@@ -6,15 +6,10 @@ import io.grpc.ServerBuilder;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.netweather.api.v1.Registration;
-import org.netweather.runtime.Addresses;
-import org.netweather.runtime.DaemonServer;
-import org.netweather.runtime.NamedThreadFactory;
-import org.netweather.runtime.Registrar;
+import org.netweather.runtime.Daemon;
 
 /**
  * The proxy daemon for one cluster: discovers the cluster's hosts, follows the forecaster into a
@@ -30,11 +25,11 @@ import org.netweather.runtime.Registrar;
 public final class ProxyServer implements AutoCloseable {
   static final long REBUILD_PERIOD_MS = 500;
 
-  private final DaemonServer server;
+  private final Daemon daemon;
   private final ClusterCache cache;
 
-  private ProxyServer(DaemonServer server, ClusterCache cache) {
-    this.server = server;
+  private ProxyServer(Daemon daemon, ClusterCache cache) {
+    this.daemon = daemon;
     this.cache = cache;
   }
 
@@ -47,59 +42,45 @@ public final class ProxyServer implements AutoCloseable {
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }
-    // Discovery, stream restarts, refreshes and snapshot watchers: short tasks on a small pool.
-    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2,
-        new NamedThreadFactory("proxy-sched"));
-    ManagedChannel ns = channels.apply(props.nameserver);
-    ForecastFollower[] follower = new ForecastFollower[1];
-    ClusterCache.Settings defaults = ClusterCache.Settings.defaults();
-    ClusterCache cache = new ClusterCache(props.cluster,
-        new ClusterCache.Settings(props.staleFactor, props.minStaleMs, props.defaultStaleMs,
-            defaults.refreshAfter(), defaults.expireAfter(), defaults.rebuildMs()),
-        series -> follower[0].fetch(series), scheduler, Ticker.systemTicker(),
-        System::currentTimeMillis);
-    follower[0] = new ForecastFollower(ns, channels, cache, scheduler);
     // Every handler here only reads a prebuilt snapshot: run it on the transport thread and save
     // a hand-off per call, which on a busy host is where the tail latency comes from.
     builder.directExecutor();
-    DaemonServer server = new DaemonServer("proxy", builder,
-        List.of(new ProxyService(cache, scheduler)));
-    server.closeAfter(scheduler::shutdownNow);
-    server.closeAfter(ns::shutdownNow);
-    server.closeAfter(follower[0]);
-    server.closeAfter(ProxyMetrics.gauges(server.name(), cache));
-    try {
-      server.start();
-    } catch (IOException e) {
-      server.close();
-      throw e;
-    }
-    // Within half a second of a change: far below any series' period, and a 64-host rebuild
-    // (about 2 ms and 3 MB of garbage) at most twice a second stays out of readers' way.
-    cache.rebuildEvery(scheduler, REBUILD_PERIOD_MS);
-    HostDiscovery hosts = new HostDiscovery(ns, props.cluster, props.hosts);
-    scheduler.scheduleWithFixedDelay(() -> {
-      List<String> now = hosts.hosts(cache.hosts());
-      if (!now.equals(cache.hosts())) {
-        cache.setHosts(now);
-        follower[0].restart();
-      }
-    }, 0, props.discoveryMs, TimeUnit.MILLISECONDS);
-    String host = props.host.isEmpty() ? Addresses.localHostName() : props.host;
-    Registrar registrar = new Registrar(ns, Registration.newBuilder()
-        .setName("proxy-" + props.cluster + "@" + host)
-        .setKind("proxy")
-        .setAddress(host + ":" + server.getPort())
-        .putAttributes("host", host)
-        .putAttributes("cluster", props.cluster)
-        .build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
-    server.closeAfter(registrar);
-    registrar.start();
-    return new ProxyServer(server, cache);
+    return Daemon.start("proxy", builder, channels, daemon -> {
+      // Discovery, stream restarts, refreshes and snapshot watchers: short tasks on a small pool.
+      ScheduledExecutorService scheduler = daemon.scheduler("proxy-sched", 2);
+      ManagedChannel ns = daemon.channel(props.nameserver);
+      ForecastFollower[] follower = new ForecastFollower[1];
+      ClusterCache.Settings defaults = ClusterCache.Settings.defaults();
+      ClusterCache cache = new ClusterCache(props.cluster,
+          new ClusterCache.Settings(props.staleFactor, props.minStaleMs, props.defaultStaleMs,
+              defaults.refreshAfter(), defaults.expireAfter(), defaults.rebuildMs()),
+          series -> follower[0].fetch(series), scheduler, Ticker.systemTicker(),
+          System::currentTimeMillis);
+      follower[0] = daemon.own(new ForecastFollower(ns, daemon.channels(), cache, scheduler));
+      daemon.own(ProxyMetrics.gauges(daemon.name(), cache));
+      daemon.serve(List.of(new ProxyService(cache, scheduler)));
+      // Within half a second of a change: far below any series' period, and a 64-host rebuild
+      // (about 2 ms and 3 MB of garbage) at most twice a second stays out of readers' way.
+      cache.rebuildEvery(scheduler, REBUILD_PERIOD_MS);
+      HostDiscovery hosts = new HostDiscovery(ns, props.cluster, props.hosts);
+      scheduler.scheduleWithFixedDelay(() -> {
+        List<String> now = hosts.hosts(cache.hosts());
+        if (!now.equals(cache.hosts())) {
+          cache.setHosts(now);
+          follower[0].restart();
+        }
+      }, 0, props.discoveryMs, TimeUnit.MILLISECONDS);
+      String host = Daemon.host(props.host);
+      daemon.register(ns, daemon.registration("proxy", host, host)
+          .setName("proxy-" + props.cluster + "@" + host)
+          .putAttributes("cluster", props.cluster)
+          .build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
+      return new ProxyServer(daemon, cache);
+    });
   }
 
   public int getPort() {
-    return server.getPort();
+    return daemon.port();
   }
 
   public ClusterCache cache() {
@@ -107,11 +88,11 @@ public final class ProxyServer implements AutoCloseable {
   }
 
   public void awaitTermination() throws InterruptedException {
-    server.awaitTermination();
+    daemon.awaitTermination();
   }
 
   @Override
   public void close() {
-    server.close();
+    daemon.close();
   }
 }

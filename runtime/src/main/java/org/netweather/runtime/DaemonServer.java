@@ -7,33 +7,21 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.netweather.runtime.metrics.RpcMetrics;
 
 /**
- * The lifecycle every daemon's gRPC server shares: its services plus health and reflection,
- * every call counted and timed ({@link RpcMetrics}, labelled with the daemon's name), start,
- * {@link #getPort()}, and a graceful close. The builder is passed in so tests can use an
- * in-process one.
- *
- * <pre>{@code
- * try (DaemonServer server = new DaemonServer("memory", ServerBuilder.forPort(8050),
- *     List.of(new MemoryHostService(store)))) {
- *   server.start();
- *   server.awaitTermination();
- * }
- * }</pre>
+ * The gRPC server every daemon runs, started and stopped by its {@link Daemon}: its services
+ * plus health and reflection, every call counted and timed ({@link RpcMetrics}, labelled with the
+ * daemon's name). The builder is passed in so tests can use an in-process one.
  */
-public final class DaemonServer implements AutoCloseable {
-  private final String name;
+final class DaemonServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
-  private final List<AutoCloseable> owned = new ArrayList<>();
 
-  public DaemonServer(String name, ServerBuilder<?> builder, List<BindableService> services) {
-    this.name = name;
+  DaemonServer(String name, ServerBuilder<?> builder, List<BindableService> services) {
     for (BindableService s : services) {
       builder.addService(s);
     }
@@ -43,53 +31,38 @@ public final class DaemonServer implements AutoCloseable {
     this.server = builder.build();
   }
 
-  /** Closes {@code resource} after the server has stopped, in reverse order of adding. */
-  public DaemonServer closeAfter(AutoCloseable resource) {
-    owned.add(resource);
-    return this;
-  }
-
-  public DaemonServer start() throws IOException {
+  void start() throws IOException {
     server.start();
     health.setStatus("", ServingStatus.SERVING);
-    return this;
   }
 
   /**
    * The bound port; useful when the daemon was asked for port 0. An in-process server has no
    * port and reports 0, so its advertised {@code name:0} address is still well-formed.
    */
-  public int getPort() {
+  int getPort() {
     return Math.max(0, server.getPort());
   }
 
-  public String name() {
-    return name;
-  }
-
-  public void awaitTermination() throws InterruptedException {
+  void awaitTermination() throws InterruptedException {
     server.awaitTermination();
   }
 
-  @Override
-  public void close() {
+  /**
+   * Health goes to its terminal state (NOT_SERVING to watchers), new calls are refused, calls in
+   * flight get {@code grace} to finish, then are cancelled.
+   */
+  void stop(Duration grace) {
     health.enterTerminalState();
     server.shutdown();
     try {
-      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+      if (!server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
         server.shutdownNow();
-        server.awaitTermination(5, TimeUnit.SECONDS);
+        server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (InterruptedException e) {
       server.shutdownNow();
       Thread.currentThread().interrupt();
-    }
-    for (int i = owned.size() - 1; i >= 0; i--) {
-      try {
-        owned.get(i).close();
-      } catch (Exception e) {
-        System.err.println("*** " + name + ": closing " + owned.get(i) + " failed: " + e);
-      }
     }
   }
 }

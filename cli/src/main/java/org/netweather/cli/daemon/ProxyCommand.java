@@ -1,9 +1,9 @@
 package org.netweather.cli.daemon;
 
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import org.netweather.forecaster.ForecasterServer;
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
+import org.netweather.runtime.Channels;
 import picocli.CommandLine.Command;
 
 /** {@code nws proxy}: runs one cluster's proxy in the foreground. */
@@ -19,7 +19,7 @@ public final class ProxyCommand extends ConfiguredCommand {
     ProxyProperties p = new ProxyProperties(configuration().get(0));
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ProxyServer proxy = metrics.closeIfFails(() -> ProxyServer.start(
-        p, NettyServerBuilder.forPort(p.port), ForecasterServer::plaintext));
+        p, NettyServerBuilder.forPort(p.port), Channels::plaintext));
     return Foreground.run("proxy", proxy::awaitTermination, proxy::close, metrics,
         "proxy for cluster " + p.cluster + " listening on port "
         + proxy.getPort());

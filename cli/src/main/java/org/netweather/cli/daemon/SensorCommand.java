@@ -2,7 +2,7 @@ package org.netweather.cli.daemon;
 
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetSocketAddress;
-import org.netweather.forecaster.ForecasterServer;
+import org.netweather.runtime.Channels;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
 import picocli.CommandLine.Command;
@@ -22,7 +22,7 @@ public final class SensorCommand extends ConfiguredCommand {
         : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);
     SensorServer s = metrics.closeIfFails(
-        () -> SensorServer.start(p, builder, ForecasterServer::plaintext));
+        () -> SensorServer.start(p, builder, Channels::plaintext));
     return Foreground.run("sensor", s::awaitTermination, s::close, metrics,
         "sensor listening on port " + s.getPort() + ", probes on port "
         + s.probePort() + ", spool in " + p.dataDir);

@@ -13,6 +13,7 @@ import org.netweather.nameserver.NameserverProperties;
 import org.netweather.nameserver.NameserverServer;
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
+import org.netweather.runtime.Channels;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
@@ -62,17 +63,17 @@ public final class UpCommand extends ConfiguredCommand {
 
       ForecasterProperties fp = plan.forecaster(ns.getPort());
       ForecasterServer forecaster = ForecasterServer.start(fp,
-          NettyServerBuilder.forPort(fp.port), ForecasterServer::plaintext);
+          NettyServerBuilder.forPort(fp.port), Channels::plaintext);
       running.push(forecaster);
 
       ProxyProperties pp = plan.proxy(ns.getPort());
       ProxyServer proxy = ProxyServer.start(pp, NettyServerBuilder.forPort(pp.port),
-          ForecasterServer::plaintext);
+          Channels::plaintext);
       running.push(proxy);
 
       SensorProperties sp = plan.sensor(ns.getPort());
       SensorServer sensor = SensorServer.start(sp, NettyServerBuilder.forPort(sp.port),
-          ForecasterServer::plaintext);
+          Channels::plaintext);
       running.push(sensor);
 
       System.err.println("NetWeather is up: nameserver " + host + ":" + ns.getPort()

@@ -15,8 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code nws series [PATTERN]}: what is stored. */
-@Command(name = "series", description = "List stored series with their latest value.")
+/** {@code nws series [PATTERN]}: what is stored; {@code delete} and {@code retention}. */
+@Command(name = "series", description = "List stored series with their latest value.",
+    subcommands = {SeriesDeleteCommand.class, SeriesRetentionCommand.class})
 public class SeriesCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;

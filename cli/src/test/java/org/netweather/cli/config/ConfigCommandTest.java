@@ -114,7 +114,7 @@ class ConfigCommandTest {
     assertTrue(row("memory-host", "maxSeries").matches("\\s*maxSeries\\s+7\\s+flag --max-series"),
         row("memory-host", "maxSeries"));
     assertTrue(row("memory-host", "consolidationIntervalSeconds").matches(
-        "\\s*consolidationIntervalSeconds\\s+1800\\s+default"),
+        "\\s*consolidationIntervalSeconds\\s+7200\\s+default"),
         row("memory-host", "consolidationIntervalSeconds"));
     assertTrue(row("memory-host", "host").matches("\\s*host\\s+\"\"\\s+default"),
         row("memory-host", "host"));

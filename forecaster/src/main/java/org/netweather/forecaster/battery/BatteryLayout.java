@@ -93,6 +93,21 @@ public final class BatteryLayout {
     return burnIn;
   }
 
+  /**
+   * Measurements a fresh battery needs before every part of it is formed: one to forecast from,
+   * then enough scored steps to fill the longest NWS error window (100) and to end the burn-in
+   * of the extended members. The longest member window (51 for the trimmed mean and the
+   * adaptive median) is shorter; the whole-history records (running mean, cumulative errors)
+   * never fill, and more history only refines them, as it does the AR statistics (forgetting
+   * factor 0.999, a memory of about 1 000 steps: estimated from 100 steps they are usable but
+   * noisy, and the AR members are chosen only where they beat the others anyway). A restart
+   * costs this many battery updates per series: 101 x 470 000 series is about 48 million. A follower warming a battery up from
+   * stored history asks for this many points per series, not the whole history.
+   */
+  public int warmUpPoints() {
+    return Math.max(NWS_WINDOWS[NWS_WINDOWS.length - 1], burnIn) + 1;
+  }
+
   /** A battery for one series. */
   public Battery newBattery() {
     return new Battery(this, registry.create(members).toArray(new Predictor[0]));

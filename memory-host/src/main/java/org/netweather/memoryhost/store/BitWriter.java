@@ -39,6 +39,12 @@ final class BitWriter {
     bits++;
   }
 
+  /** A copy with room for a few more points. */
+  BitWriter copy() {
+    return new BitWriter(Arrays.copyOf(bytes, Math.max(bytes.length,
+        (int) ((bits + 7) >>> 3) + 32)), bits);
+  }
+
   long bitLength() {
     return bits;
   }

@@ -130,6 +130,71 @@ public final class GorillaEncoder {
     return out.array().length;
   }
 
+  /** An independent copy, to extend without changing this one. */
+  public GorillaEncoder copy() {
+    GorillaEncoder c = new GorillaEncoder(out.copy());
+    c.count = count;
+    c.prevTime = prevTime;
+    c.prevDelta = prevDelta;
+    c.prevBits = prevBits;
+    c.prevLeading = prevLeading;
+    c.prevTrailing = prevTrailing;
+    c.minTime = minTime;
+    c.maxTime = maxTime;
+    return c;
+  }
+
+  private GorillaEncoder(BitWriter out) {
+    this.out = out;
+  }
+
+  /** Bytes of {@link #state()}. */
+  static final int STATE_BYTES = 4 + 8 * 5 + 4 + 4 + 8;
+
+  /**
+   * The encoder as bytes: its state, then the encoded points, so that {@link #resume} continues
+   * exactly where it stopped without decoding anything.
+   *
+   * <pre>
+   *   count:4 prevTime:8 prevDelta:8 prevBits:8 minTime:8 maxTime:8 leading:4 trailing:4
+   *   bitLength:8 bits
+   * </pre>
+   */
+  public byte[] state() {
+    int n = (int) ((out.bitLength() + 7) >>> 3);
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(STATE_BYTES + n);
+    b.putInt(count).putLong(prevTime).putLong(prevDelta).putLong(prevBits).putLong(minTime)
+        .putLong(maxTime).putInt(prevLeading).putInt(prevTrailing).putLong(out.bitLength())
+        .put(out.array(), 0, n);
+    return b.array();
+  }
+
+  /** An encoder continuing from {@link #state()} bytes (which it takes over). */
+  public static GorillaEncoder resume(byte[] state) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(state);
+    int count = b.getInt();
+    long prevTime = b.getLong();
+    long prevDelta = b.getLong();
+    long prevBits = b.getLong();
+    long minTime = b.getLong();
+    long maxTime = b.getLong();
+    int leading = b.getInt();
+    int trailing = b.getInt();
+    long bits = b.getLong();
+    byte[] bytes = java.util.Arrays.copyOfRange(state, STATE_BYTES,
+        STATE_BYTES + (int) ((bits + 7) >>> 3) + 16);
+    GorillaEncoder e = new GorillaEncoder(new BitWriter(bytes, bits));
+    e.count = count;
+    e.prevTime = prevTime;
+    e.prevDelta = prevDelta;
+    e.prevBits = prevBits;
+    e.minTime = minTime;
+    e.maxTime = maxTime;
+    e.prevLeading = leading;
+    e.prevTrailing = trailing;
+    return e;
+  }
+
   /** The encoded points so far, for {@link GorillaDecoder}. */
   public byte[] toByteArray() {
     return out.toByteArray();

@@ -44,6 +44,18 @@ final class Keys {
     return v;
   }
 
+  static void putInt(byte[] b, int at, int v) {
+    b[at] = (byte) (v >>> 24);
+    b[at + 1] = (byte) (v >>> 16);
+    b[at + 2] = (byte) (v >>> 8);
+    b[at + 3] = (byte) v;
+  }
+
+  static int getInt(byte[] b, int at) {
+    return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8)
+        | (b[at + 3] & 0xff);
+  }
+
   static byte[] doubleBytes(double value) {
     byte[] b = new byte[8];
     put(b, 0, Double.doubleToRawLongBits(value));

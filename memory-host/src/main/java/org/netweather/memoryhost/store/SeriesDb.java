@@ -33,7 +33,7 @@ import org.rocksdb.WriteOptions;
  *
  * <pre>
  *   series   name:UTF-8            -&gt; id, created, sealed count, first, max, last value
- *   head     id:8 time:8           -&gt; value:8       points not yet sealed (also in memory)
+ *   head     id:8                  -&gt; encoder state and bits   newest points, not yet sealed
  *   chunks   id:8 minTime:8        -&gt; {@link Chunk}  sealed runs, disjoint and ordered
  *   archives id:8                  -&gt; consolidated archive bytes (see the archive consolidator)
  *   default  "next-id"             -&gt; the next series id (ids are never reused)
@@ -41,11 +41,14 @@ import org.rocksdb.WriteOptions;
  *
  * <p>RocksDB's write-ahead log is the durability point: a group of appends is one atomic write
  * batch, synced once, so an acknowledged point is on disk and a failed group stores nothing
- * (not even the series it would have created). A head fills to {@link #CHUNK_POINTS} points and
- * is then sealed into a chunk in its own atomic batch; sealing needs no sync, since until its
- * batch is durable the head rows still hold the points. A point older than a series' sealed
+ * (not even the series it would have created). Each group rewrites the head of every series
+ * it touches as one value (a few hundred bytes, Gorilla-encoded, also kept in memory), so the
+ * log and the tables see one entry per series per group, not one per point, and no deletions
+ * pile up. A head fills to {@link #CHUNK_POINTS} points and is then sealed into a chunk in its
+ * own atomic batch; sealing needs no sync, since until its batch is durable the stored head
+ * still holds the points. A point older than a series' sealed
  * chunks (a back-dated measurement) is merged into the chunk that covers it, so chunks never
- * overlap. On open only the series records and the head rows are read.
+ * overlap. On open only the series records and the heads are read: two values per series.
  *
  * <p>Thread-safety: {@link #commit}, {@link #seal}, {@link #delete} and {@link #trim} are for
  * one writer thread; reads may come from any thread.
@@ -74,7 +77,12 @@ public final class SeriesDb implements AutoCloseable {
   private final ColumnFamilyHandle archivesCf;
   private final WriteOptions sync = new WriteOptions().setSync(true);
   private final WriteOptions noSync = new WriteOptions();
+  // Archives are rebuilt from raw points after a crash: they need not be logged at all.
+  private final WriteOptions unlogged = new WriteOptions().setDisableWAL(true);
   private final Map<String, SeriesState> byName = new ConcurrentHashMap<>();
+  // Names in order, for paged listings.
+  private final java.util.concurrent.ConcurrentSkipListMap<String, SeriesState> sorted =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
   private long nextId;
   private final java.util.concurrent.locks.ReentrantReadWriteLock guard =
       new java.util.concurrent.locks.ReentrantReadWriteLock();
@@ -86,7 +94,11 @@ public final class SeriesDb implements AutoCloseable {
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         // Bounded descriptors whatever the data size; SST files are large, so few are needed.
         .setMaxOpenFiles(256).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
-        .setMaxTotalWalSize(256L << 20);
+        // A small log total keeps recovery after SIGKILL short: memtables are flushed sooner.
+        .setMaxTotalWalSize(64L << 20)
+        // Recovery replays the log without writing tables, so a daemon starts on a nearly
+        // full disk; no preallocation, so a log takes only the space it fills.
+        .setAvoidFlushDuringRecovery(true).setAllowFAllocate(false);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (String name : FAMILIES) {
       ColumnFamilyOptions o = new ColumnFamilyOptions().setWriteBufferSize(32L << 20)
@@ -138,26 +150,17 @@ public final class SeriesDb implements AutoCloseable {
         SeriesState s = SeriesState.fromRecord(new String(it.key(), StandardCharsets.UTF_8),
             it.value());
         byName.put(s.name, s);
+        sorted.put(s.name, s);
         byId.put(s.id, s);
         nextId = Math.max(nextId, s.id + 1);
       }
     }
-    // Head rows in key order: one series after another, its points by time.
     try (RocksIterator it = db.newIterator(headCf)) {
-      SeriesState s = null;
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        long id = Keys.id(k);
-        if (s == null || s.id != id) {
-          s = byId.get(id);
+        SeriesState s = byId.get(Keys.id(it.key()));
+        if (s != null) {
+          s.head = decodeHead(it.value());
         }
-        if (s == null) {
-          continue; // left by a deletion whose range delete is not yet compacted away
-        }
-        if (s.head == null) {
-          s.head = new GorillaEncoder();
-        }
-        s.head.add(Keys.time(k), Keys.doubleOf(it.value()));
       }
     }
     for (SeriesState s : byName.values()) {
@@ -174,6 +177,11 @@ public final class SeriesDb implements AutoCloseable {
 
   public int seriesCount() {
     return byName.size();
+  }
+
+  /** Series with names after {@code name} (all if empty), in name order; a live view. */
+  public Collection<SeriesState> seriesAfter(String name) {
+    return name.isEmpty() ? sorted.values() : sorted.tailMap(name, false).values();
   }
 
   public Collection<SeriesState> series() {
@@ -232,6 +240,7 @@ public final class SeriesDb implements AutoCloseable {
     enter();
     try {
       Map<SeriesState, Merge> merges = new java.util.HashMap<>();
+      Map<SeriesState, GorillaEncoder> heads = new java.util.HashMap<>();
       try (WriteBatch batch = new WriteBatch()) {
         for (SeriesState s : created) {
           put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), s.record());
@@ -242,12 +251,22 @@ public final class SeriesDb implements AutoCloseable {
         for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
           SeriesState s = e.getKey();
           PointBuffer p = e.getValue();
+          GorillaEncoder head = null;
           for (int i = 0; i < p.size; i++) {
             if (p.times[i] > s.sealedMax) {
-              put(batch, headCf, Keys.of(s.id, p.times[i]), Keys.doubleBytes(p.values[i]));
+              if (head == null) {
+                synchronized (s) {
+                  head = s.head == null ? new GorillaEncoder() : s.head.copy();
+                }
+              }
+              head.add(p.times[i], p.values[i]);
             } else {
               merges.computeIfAbsent(s, k -> new Merge()).points.add(p.times[i], p.values[i]);
             }
+          }
+          if (head != null) {
+            heads.put(s, head);
+            put(batch, headCf, Keys.of(s.id), encodeHead(head));
           }
         }
         for (Map.Entry<SeriesState, Merge> m : merges.entrySet()) {
@@ -257,19 +276,14 @@ public final class SeriesDb implements AutoCloseable {
       }
       for (SeriesState s : created) {
         byName.put(s.name, s);
+        sorted.put(s.name, s);
       }
-      for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
-        SeriesState s = e.getKey();
-        PointBuffer p = e.getValue();
+      for (SeriesState s : fresh.keySet()) {
         Merge m = merges.get(s);
         synchronized (s) {
-          for (int i = 0; i < p.size; i++) {
-            if (p.times[i] > s.sealedMax) {
-              if (s.head == null) {
-                s.head = new GorillaEncoder();
-              }
-              s.head.add(p.times[i], p.values[i]);
-            }
+          GorillaEncoder head = heads.get(s);
+          if (head != null) {
+            s.head = head;
           }
           if (m != null) {
             m.apply(s);
@@ -373,7 +387,7 @@ public final class SeriesDb implements AutoCloseable {
             put(batch, chunksCf, Keys.of(s.id, p.times[from]),
                 Chunk.encode(p.times, p.values, from, to));
           }
-          delRange(batch, headCf, Keys.of(s.id, 0), Keys.of(s.id, p.times[p.size - 1] + 1));
+          del(batch, headCf, Keys.of(s.id));
           put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
           write(noSync, batch);
         }
@@ -400,6 +414,11 @@ public final class SeriesDb implements AutoCloseable {
     try {
       synchronized (s) {
         if (s.deleted || s.sealedCount == 0) {
+          return 0;
+        }
+        // Nothing to drop (the usual case while a series grows): skip reading its chunks.
+        boolean overCount = s.sealedCount + s.headCount() >= maxPoints + CHUNK_POINTS;
+        if (!overCount && s.sealedFirst >= minTime) {
           return 0;
         }
         long count = s.sealedCount;
@@ -458,7 +477,7 @@ public final class SeriesDb implements AutoCloseable {
         try (WriteBatch batch = new WriteBatch()) {
           for (SeriesState s : part) {
             del(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8));
-            delRange(batch, headCf, Keys.of(s.id), Keys.of(s.id + 1));
+            del(batch, headCf, Keys.of(s.id));
             delRange(batch, chunksCf, Keys.of(s.id), Keys.of(s.id + 1));
             del(batch, archivesCf, Keys.of(s.id));
           }
@@ -469,6 +488,7 @@ public final class SeriesDb implements AutoCloseable {
             s.deleted = true;
             s.head = null;
             byName.remove(s.name, s);
+            sorted.remove(s.name, s);
           }
         }
       }
@@ -622,11 +642,14 @@ public final class SeriesDb implements AutoCloseable {
           }
         }
       }
-      try (RocksIterator it = db.newIterator(headCf, read)) {
-        for (it.seek(Keys.of(s.id, Math.max(0, since) + 1));
-            it.isValid() && Keys.id(it.key()) == s.id; it.next()) {
-          out.add(Keys.time(it.key()), Keys.doubleOf(it.value()));
+      try {
+        byte[] head = db.get(headCf, read, Keys.of(s.id));
+        if (head != null) {
+          out.addAll(decodeHead(head).decoder());
         }
+      } catch (RocksDBException e) {
+        throw new IllegalStateException("reading the head of " + s.name + ": " + e.getMessage(),
+            e);
       }
       out.sort();
       return out.range(since + 1, Long.MAX_VALUE).last(maxPoints);
@@ -671,8 +694,7 @@ public final class SeriesDb implements AutoCloseable {
         }
         try (WriteBatch batch = new WriteBatch()) {
           put(batch, archivesCf, Keys.of(s.id), bytes);
-          // Not synced: an archive lost in a crash is rebuilt from raw points.
-          write(noSync, batch);
+          write(unlogged, batch);
         }
       }
     } finally {
@@ -687,6 +709,14 @@ public final class SeriesDb implements AutoCloseable {
     } catch (RocksDBException e) {
       return -1;
     }
+  }
+
+  private static byte[] encodeHead(GorillaEncoder head) {
+    return head.state();
+  }
+
+  private static GorillaEncoder decodeHead(byte[] stored) {
+    return GorillaEncoder.resume(stored);
   }
 
   private byte[] chunkCovering(long id, long time, byte[][] keyOut) {
@@ -797,6 +827,7 @@ public final class SeriesDb implements AutoCloseable {
     }
     sync.close();
     noSync.close();
+    unlogged.close();
     closeOptions();
   }
 

@@ -54,6 +54,28 @@ class GorillaEncoderTest {
   }
 
   @Test
+  void resume_fromState_continuesBitForBit() {
+    Random rnd = new Random(3);
+    GorillaEncoder whole = new GorillaEncoder();
+    GorillaEncoder parted = new GorillaEncoder();
+    long t = 1_700_000_000_000L;
+    for (int i = 0; i < 500; i++) {
+      t += 9_000 + rnd.nextInt(2_000);
+      double v = rnd.nextInt(3) == 0 ? 42 : rnd.nextGaussian();
+      whole.add(t, v);
+      parted.add(t, v);
+      if (i % 37 == 0) {
+        parted = GorillaEncoder.resume(parted.state());
+      }
+    }
+    assertEquals(whole.count(), parted.count());
+    assertEquals(whole.minTime(), parted.minTime());
+    assertEquals(whole.maxTime(), parted.maxTime());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(whole.toByteArray(),
+        parted.toByteArray());
+  }
+
+  @Test
   void bucketEdges_deltaOfDeltaAtEachLimit_roundTrip() {
     long[] dods = {-63, 64, -64, 65, -255, 256, -256, 257, -2047, 2048, -2048, 2049,
         Integer.MAX_VALUE, Integer.MIN_VALUE + 1, Integer.MIN_VALUE, 1L << 40, -(1L << 40)};

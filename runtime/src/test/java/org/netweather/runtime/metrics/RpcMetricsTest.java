@@ -20,7 +20,7 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.netweather.runtime.DaemonServer;
+import org.netweather.runtime.Daemon;
 import org.netweather.testing.MetricValues;
 
 class RpcMetricsTest {
@@ -69,12 +69,13 @@ class RpcMetricsTest {
   }
 
   @Test
-  void daemonServer_countsItsCallsUnderItsName() throws Exception {
+  void daemon_countsItsCallsUnderItsName() throws Exception {
     String daemon = "test-" + System.nanoTime();
     String name = InProcessServerBuilder.generateName();
-    try (DaemonServer server = new DaemonServer(daemon, InProcessServerBuilder.forName(name),
-        List.of())) {
-      server.start();
+    try (Daemon server = Daemon.start(daemon, InProcessServerBuilder.forName(name), d -> {
+      d.serve(List.of());
+      return d;
+    })) {
       ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
       try {
         HealthGrpc.newBlockingStub(ch).check(HealthCheckRequest.getDefaultInstance());

@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * batches, acknowledging them in the spool only once a memory-host has acknowledged them.
  * Each memory-host is delivered to separately, so one that is down holds up only its own
  * series; they wait in the spool and go when it returns (or when their series move).
+ *
+ * <p>Public so that the site benchmark drives simulated sensors through this same code.
  */
-final class Delivery implements AutoCloseable {
+public final class Delivery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Delivery.class);
   static final int BATCH = 1000;
   private static final long MAX_BACKOFF_MS = 30_000;
@@ -42,24 +44,30 @@ final class Delivery implements AutoCloseable {
   private long nextTryMs;
   private volatile long delivered;
 
-  Delivery(Spool spool, NetWeatherClient client, ScheduledExecutorService scheduler) {
+  /**
+   * @param client resolves series and appends; not owned
+   * @param scheduler runs the deliveries; not owned
+   */
+  public Delivery(Spool spool, NetWeatherClient client, ScheduledExecutorService scheduler) {
     this.spool = spool;
     this.client = client;
     this.scheduler = scheduler;
   }
 
-  synchronized Delivery start(long periodMs) {
+  /** Delivers every {@code periodMs} from now on, besides the nudges. */
+  public synchronized Delivery start(long periodMs) {
     task = scheduler.scheduleWithFixedDelay(this::deliverSafely, periodMs, periodMs,
         TimeUnit.MILLISECONDS);
     return this;
   }
 
   /** Asks for a delivery soon, e.g. after new measurements were spooled. */
-  void nudge() {
+  public void nudge() {
     scheduler.execute(this::deliverSafely);
   }
 
-  long delivered() {
+  /** Measurements acknowledged by a memory-host so far. */
+  public long delivered() {
     return delivered;
   }
 

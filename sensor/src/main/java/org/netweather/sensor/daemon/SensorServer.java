@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -15,10 +14,7 @@ import org.netweather.api.v1.Activity;
 import org.netweather.api.v1.Registration;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.model.SeriesName;
-import org.netweather.runtime.Addresses;
-import org.netweather.runtime.DaemonServer;
-import org.netweather.runtime.NamedThreadFactory;
-import org.netweather.runtime.Registrar;
+import org.netweather.runtime.Daemon;
 import org.netweather.sensor.Ticker;
 import org.netweather.sensor.clique.CliqueOptions;
 import org.netweather.sensor.clique.CliqueRegistry;
@@ -41,13 +37,13 @@ import org.netweather.sensor.spool.SpoolOptions;
  * }</pre>
  */
 public final class SensorServer implements AutoCloseable {
-  private final DaemonServer server;
+  private final Daemon daemon;
   private final Spool spool;
   private final Delivery delivery;
   private final int probePort;
 
-  private SensorServer(DaemonServer server, Spool spool, Delivery delivery, int probePort) {
-    this.server = server;
+  private SensorServer(Daemon daemon, Spool spool, Delivery delivery, int probePort) {
+    this.daemon = daemon;
     this.spool = spool;
     this.delivery = delivery;
     this.probePort = probePort;
@@ -59,95 +55,67 @@ public final class SensorServer implements AutoCloseable {
    */
   public static SensorServer start(SensorProperties props, ServerBuilder<?> builder,
       Function<String, ManagedChannel> channels) throws IOException {
-    String host = props.host.isEmpty() ? Addresses.localHostName() : props.host;
+    String host = Daemon.host(props.host);
     String problem = SeriesName.nameProblem("host", host);
     if (problem != null) {
       throw new IllegalArgumentException(problem + " (use --host NAME)");
     }
     String advertise = props.advertise.isEmpty() ? host : props.advertise;
-    Spool spool = Spool.open(Path.of(props.dataDir, "spool"),
-        SpoolOptions.of(props.spoolBytes));
-    // Timers, delivery, clique polling: short tasks. Host skills get their own thread.
-    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2,
-        new NamedThreadFactory("sensor-sched"));
-    ScheduledExecutorService skillRunner = Executors.newSingleThreadScheduledExecutor(
-        new NamedThreadFactory("sensor-skills"));
-    ScheduledExecutorService cliqueThread = Executors.newSingleThreadScheduledExecutor(
-        new NamedThreadFactory("sensor-clique"));
-    ManagedChannel ns = channels.apply(props.nameserver);
-    // One try per call: the spool already retries every measurement until it is acknowledged.
-    NetWeatherClient client = NetWeatherClient.forChannel(ns).deadline(Duration.ofSeconds(10))
-        .maxAttempts(1).channels(channels).build();
-    Delivery delivery = new Delivery(spool, client, scheduler);
-    SkillSet skills = SkillSet.create();
-    String daemon = "sensor";
-    SensorMetrics metrics = SensorMetrics.forDaemon(daemon, skills.all().keySet());
-    Recorder recorder = new Recorder(spool, delivery::nudge, System::currentTimeMillis, metrics);
-    PeerDirectory peers = new PeerDirectory(ns);
-    ProbeServer probe = new ProbeServer(skills.group(), ProbeServerOptions.defaults(
-        props.bind.isEmpty() ? new InetSocketAddress(props.probePort)
-            : new InetSocketAddress(props.bind, props.probePort)),
-        props.probeFromAnyone ? a -> true : peers::isSensorAddress, Ticker.system());
-    GrpcTokenSender tokens = new GrpcTokenSender(peers, channels);
-    CliqueRegistry cliques = new CliqueRegistry(host, CliqueScheduler.of(cliqueThread), tokens,
-        new ProbeExperiments(host, skills.cliqueSkills(), peers, recorder, metrics),
-        System::currentTimeMillis, CliqueOptions.defaults());
-    Activities activities = new Activities(host, skills.all(), peers, recorder, skillRunner,
-        metrics);
-    DaemonServer server = new DaemonServer(daemon, builder, List.of(
-        new SensorControlService(host, activities, cliques, spool, skills.all(), peers,
-            () -> advertise + ":" + probe.port())));
-    // Closed in reverse: stop activities and cliques first, then delivery, then the rest.
-    server.closeAfter(spool);
-    // Closed before the spool: a scrape never reads a closed one.
-    server.closeAfter(SensorMetrics.gauges(daemon, spool));
-    server.closeAfter(skills);
-    server.closeAfter(() -> {
-      scheduler.shutdownNow();
-      skillRunner.shutdownNow();
-      cliqueThread.shutdownNow();
-      scheduler.awaitTermination(5, TimeUnit.SECONDS);
-    });
-    server.closeAfter(ns::shutdownNow);
-    server.closeAfter(client);
-    server.closeAfter(tokens);
-    server.closeAfter(probe);
-    server.closeAfter(delivery);
-    server.closeAfter(cliques);
-    server.closeAfter(activities);
-    try {
+    return Daemon.start("sensor", builder, channels, daemon -> {
+      Spool spool = daemon.own(Spool.open(Path.of(props.dataDir, "spool"),
+          SpoolOptions.of(props.spoolBytes)));
+      SkillSet skills = SkillSet.create();
+      SensorMetrics metrics = SensorMetrics.forDaemon(daemon.name(), skills.all().keySet());
+      // Closed before the spool: a scrape never reads a closed one.
+      daemon.own(SensorMetrics.gauges(daemon.name(), spool));
+      daemon.own(skills);
+      // Timers, delivery, clique polling: short tasks. Host skills get their own thread.
+      // Stopped after everything that schedules on them (closing is in reverse).
+      ScheduledExecutorService scheduler = daemon.scheduler("sensor-sched", 2);
+      ScheduledExecutorService skillRunner = daemon.scheduler("sensor-skills", 1);
+      ScheduledExecutorService cliqueThread = daemon.scheduler("sensor-clique", 1);
+      ManagedChannel ns = daemon.channel(props.nameserver);
+      // One try per call: the spool already retries every measurement until it is acknowledged.
+      NetWeatherClient client = daemon.own(NetWeatherClient.forChannel(ns)
+          .deadline(Duration.ofSeconds(10)).maxAttempts(1).channels(channels).build());
+      PeerDirectory peers = new PeerDirectory(ns);
+      GrpcTokenSender tokens = daemon.own(new GrpcTokenSender(peers, channels));
+      ProbeServer probe = daemon.own(new ProbeServer(skills.group(), ProbeServerOptions.defaults(
+          props.bind.isEmpty() ? new InetSocketAddress(props.probePort)
+              : new InetSocketAddress(props.bind, props.probePort)),
+          props.probeFromAnyone ? a -> true : peers::isSensorAddress, Ticker.system()));
+      Delivery delivery = daemon.own(new Delivery(spool, client, scheduler));
+      Recorder recorder = new Recorder(spool, delivery::nudge, System::currentTimeMillis,
+          metrics);
+      CliqueRegistry cliques = daemon.own(new CliqueRegistry(host,
+          CliqueScheduler.of(cliqueThread), tokens,
+          new ProbeExperiments(host, skills.cliqueSkills(), peers, recorder, metrics),
+          System::currentTimeMillis, CliqueOptions.defaults()));
+      Activities activities = daemon.own(new Activities(host, skills.all(), peers, recorder,
+          skillRunner, metrics));
       probe.start();
-      server.start();
-    } catch (IOException e) {
-      server.close();
-      throw e;
-    }
-    Registration.Builder reg = Registration.newBuilder()
-        .setName("sensor@" + host)
-        .setKind("sensor")
-        .setAddress(advertise + ":" + server.getPort())
-        .putAttributes("host", host)
-        .putAttributes("probe", advertise + ":" + probe.port());
-    if (!props.cluster.isEmpty()) {
-      reg.putAttributes("cluster", props.cluster);
-    }
-    Registrar registrar = new Registrar(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds),
-        scheduler, true);
-    server.closeAfter(registrar);
-    registrar.start();
-    delivery.start(1_000);
-    activities.start(Activity.newBuilder().setName("cpu").setSkill("cpu.availability")
-        .setPeriodSeconds(props.cpuPeriodSeconds).build());
-    activities.start(Activity.newBuilder().setName("memory").setSkill("memory.free")
-        .setPeriodSeconds(props.memoryPeriodSeconds).build());
-    CliqueWatcher watcher = new CliqueWatcher(host, ns, cliques, peers);
-    scheduler.scheduleWithFixedDelay(watcher::poll, 0, props.cliquePollMs,
-        TimeUnit.MILLISECONDS);
-    return new SensorServer(server, spool, delivery, probe.port());
+      daemon.serve(List.of(new SensorControlService(host, activities, cliques, spool,
+          skills.all(), peers, () -> advertise + ":" + probe.port())));
+      Registration.Builder reg = daemon.registration("sensor", host, advertise)
+          .putAttributes("probe", advertise + ":" + probe.port());
+      if (!props.cluster.isEmpty()) {
+        reg.putAttributes("cluster", props.cluster);
+      }
+      daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
+      delivery.start(1_000);
+      activities.start(Activity.newBuilder().setName("cpu").setSkill("cpu.availability")
+          .setPeriodSeconds(props.cpuPeriodSeconds).build());
+      activities.start(Activity.newBuilder().setName("memory").setSkill("memory.free")
+          .setPeriodSeconds(props.memoryPeriodSeconds).build());
+      CliqueWatcher watcher = new CliqueWatcher(host, ns, cliques, peers);
+      scheduler.scheduleWithFixedDelay(watcher::poll, 0, props.cliquePollMs,
+          TimeUnit.MILLISECONDS);
+      return new SensorServer(daemon, spool, delivery, probe.port());
+    });
   }
 
   public int getPort() {
-    return server.getPort();
+    return daemon.port();
   }
 
   public int probePort() {
@@ -164,11 +132,11 @@ public final class SensorServer implements AutoCloseable {
   }
 
   public void awaitTermination() throws InterruptedException {
-    server.awaitTermination();
+    daemon.awaitTermination();
   }
 
   @Override
   public void close() {
-    server.close();
+    daemon.close();
   }
 }

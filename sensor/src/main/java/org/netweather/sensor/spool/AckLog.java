@@ -2,113 +2,87 @@ package org.netweather.sensor.spool;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.zip.CRC32C;
+import java.util.ArrayList;
+import java.util.List;
+import org.netweather.runtime.recordlog.RecordFile;
+import org.netweather.runtime.recordlog.SyncPolicy;
 
 /**
- * The durable record of acknowledged sequence numbers: an append-only file of ranges, rewritten
- * whole (through a temporary file and an atomic rename) when it compacts.
+ * The durable record of acknowledged sequence numbers: a {@link RecordFile} of ranges, appended
+ * to and forced on every acknowledgement, replaced whole (atomically) when it compacts.
  *
  * <pre>
- *  0               8               16      20
- * +---------------+---------------+-------+
- * |  from (u64)   |   to (u64)    | crc32c|   one acknowledged range [from, to]
- * +---------------+---------------+-------+
+ *  record payload:
+ *  0               8               16
+ * +---------------+---------------+
+ * |  from (u64)   |   to (u64)    |   one acknowledged range [from, to]
+ * +---------------+---------------+
  * </pre>
  *
- * <p>A torn last record fails its crc and is dropped on load, which only means those entries are
- * delivered again: memory-hosts keep the first of duplicate (series, timestamp) points.
+ * <p>A torn last record is cut off on load, which only means those entries are delivered again:
+ * memory-hosts keep the first of duplicate (series, timestamp) points.
  */
 final class AckLog implements AutoCloseable {
 
-  static final int RECORD = 20;
+  /** Bytes one range takes on disk, frame included. */
+  static final int RECORD = RecordFile.HEADER + 16;
 
   private final Path path;
-  private FileChannel channel;
-  private long records;
+  private RecordFile file;
 
-  private AckLog(Path path) {
+  private AckLog(Path path, RecordFile file) {
     this.path = path;
+    this.file = file;
   }
 
   /** Opens (or creates) the log in {@code dir}, loading its valid ranges into {@code into}. */
   static AckLog open(Path dir, SeqRanges into) throws IOException {
-    AckLog log = new AckLog(dir.resolve("acks.log"));
-    Files.deleteIfExists(dir.resolve("acks.tmp"));
-    long valid = 0;
-    if (Files.exists(log.path)) {
-      ByteBuffer all = ByteBuffer.wrap(Files.readAllBytes(log.path));
-      while (all.remaining() >= RECORD) {
-        long from = all.getLong();
-        long to = all.getLong();
-        int crc = all.getInt();
-        if (crc != crcOf(from, to) || from > to) {
-          break;
+    Path path = dir.resolve("acks.log");
+    Files.deleteIfExists(dir.resolve("acks.log.tmp")); // a replace cut short by a crash
+    RecordFile file = RecordFile.open(path, SyncPolicy.ALWAYS);
+    for (byte[] r : file.records()) {
+      ByteBuffer b = ByteBuffer.wrap(r);
+      if (r.length == 16) {
+        long from = b.getLong();
+        long to = b.getLong();
+        if (from <= to) {
+          into.add(from, to);
         }
-        into.add(from, to);
-        valid += RECORD;
-        log.records++;
       }
     }
-    log.channel =
-        FileChannel.open(log.path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    log.channel.truncate(valid);
-    log.channel.position(valid);
-    return log;
+    return new AckLog(path, file);
   }
 
   /** Appends ranges and forces them to disk. */
   void append(long[] from, long[] to, int n) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocate(n * RECORD);
+    List<byte[]> ranges = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      buf.putLong(from[i]).putLong(to[i]).putInt(crcOf(from[i], to[i]));
+      ranges.add(range(from[i], to[i]));
     }
-    buf.flip();
-    while (buf.hasRemaining()) {
-      channel.write(buf);
-    }
-    channel.force(false);
-    records += n;
+    file.append(ranges);
   }
 
   long records() {
-    return records;
+    return file.count();
   }
 
   /** Replaces the file with exactly {@code ranges}, atomically. */
   void rewrite(SeqRanges ranges) throws IOException {
-    Path tmp = path.resolveSibling("acks.tmp");
-    ByteBuffer buf = ByteBuffer.allocate(ranges.rangeCount() * RECORD);
-    ranges.forEach((f, t) -> buf.putLong(f).putLong(t).putInt(crcOf(f, t)));
-    buf.flip();
-    try (FileChannel out =
-        FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-      while (buf.hasRemaining()) {
-        out.write(buf);
-      }
-      out.force(true);
-    }
-    channel.close();
-    Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    Spool.syncDirectory(path.getParent());
-    channel = FileChannel.open(path, StandardOpenOption.WRITE);
-    channel.position(channel.size());
-    records = ranges.rangeCount();
+    List<byte[]> all = new ArrayList<>(ranges.rangeCount());
+    ranges.forEach((f, t) -> all.add(range(f, t)));
+    file.close();
+    RecordFile.replace(path, all);
+    file = RecordFile.open(path, SyncPolicy.ALWAYS);
   }
 
-  private static int crcOf(long from, long to) {
-    CRC32C crc = new CRC32C();
-    crc.update(ByteBuffer.allocate(16).putLong(from).putLong(to).flip());
-    return (int) crc.getValue();
+  private static byte[] range(long from, long to) {
+    return ByteBuffer.allocate(16).putLong(from).putLong(to).array();
   }
 
   @Override
   public void close() throws IOException {
-    channel.close();
+    file.close();
   }
 }

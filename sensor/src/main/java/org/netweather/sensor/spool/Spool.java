@@ -1,18 +1,18 @@
 package org.netweather.sensor.spool;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import org.netweather.runtime.recordlog.RecordLog;
+import org.netweather.runtime.recordlog.RecordLog.Position;
+import org.netweather.runtime.recordlog.RecordLog.SegmentInfo;
+import org.netweather.runtime.recordlog.RecordReader;
+import org.netweather.runtime.recordlog.SyncPolicy;
 
 /**
  * Measurements kept on disk until a memory-host acknowledges them.
@@ -26,15 +26,16 @@ import java.util.function.Predicate;
  * }</pre>
  *
  * <pre>
- * Layout. A directory of segment files (Segment: length- and crc-framed records with consecutive
- * sequence numbers) and an acknowledgement log (AckLog: crc-framed ranges of sequence numbers).
+ * Layout. A RecordLog of segment files seg-NNN.log, one record per measurement (SpoolCodec),
+ * the record's number in the log being its sequence number; and an acknowledgement log
+ * (AckLog: a RecordFile of ranges of sequence numbers).
  *
  * Durability. append() returns after fdatasync of the segment; acknowledge() after fdatasync of
  * the ack log; creating, renaming and deleting files also syncs the directory. A crash loses
  * nothing that a call had returned for.
  *
- * Recovery. open() reads every segment, keeps each one's longest valid prefix and truncates the
- * rest (a torn tail from a crash mid-write), then loads the ack log up to its first bad record.
+ * Recovery. open() keeps each segment's longest valid prefix and truncates the rest (a torn
+ * tail from a crash mid-write), then loads the ack log up to its first bad record.
  * An acknowledgement lost to a crash means a re-delivery, which memory-hosts absorb because they
  * keep the first of duplicate (series, timestamp) points.
  *
@@ -57,53 +58,37 @@ public final class Spool implements AutoCloseable {
 
   private final Path dir;
   private final SpoolOptions options;
-  private final TreeMap<Long, Segment> segments = new TreeMap<>();
+  private final RecordLog log;
   private final SeqRanges acked = new SeqRanges();
   private final AckLog ackLog;
-  private long bytes;
+  /** Per segment, by its first number: where its oldest maybe-unacknowledged entry starts. */
+  private final TreeMap<Long, Position> hints = new TreeMap<>();
   private long dropped;
   private boolean closed;
 
-  private Spool(Path dir, SpoolOptions options, AckLog ackLog) {
+  private Spool(Path dir, SpoolOptions options, RecordLog log, AckLog ackLog) {
     this.dir = dir;
     this.options = options;
+    this.log = log;
     this.ackLog = ackLog;
   }
 
   /** Opens the spool in {@code dir}, creating it if absent and recovering it if not. */
   public static Spool open(Path dir, SpoolOptions options) throws IOException {
-    Files.createDirectories(dir);
-    List<Path> files = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "seg-*.log")) {
-      ds.forEach(files::add);
-    }
-    TreeMap<Long, Segment> found = new TreeMap<>();
-    for (Path f : files) {
-      long first = Segment.firstSeqOf(f);
-      if (first < 0) {
-        continue;
-      }
-      Segment s = Segment.recover(f, first);
-      if (s.truncatedBytes > 0) {
-        LOG.log(System.Logger.Level.WARNING,
-            "spool segment {0}: dropped a torn tail of {1} bytes", f, s.truncatedBytes);
-      }
-      found.put(first, s);
-    }
+    RecordLog log = RecordLog.open(dir, RecordLog.Options.named("seg-")
+        .withSegmentBytes(options.segmentBytes()).withSync(SyncPolicy.ALWAYS));
     SeqRanges acks = new SeqRanges();
-    AckLog log = AckLog.open(dir, acks);
-    Spool spool = new Spool(dir, options, log);
-    spool.segments.putAll(found);
-    if (spool.segments.isEmpty()) {
-      spool.segments.put(1L, Segment.create(dir, 1));
-      syncDirectory(dir);
+    AckLog ackLog;
+    try {
+      ackLog = AckLog.open(dir, acks);
+    } catch (IOException | RuntimeException e) {
+      log.close();
+      throw e;
     }
-    for (Segment s : spool.segments.values()) {
-      spool.bytes += s.size;
-    }
+    Spool spool = new Spool(dir, options, log, ackLog);
     // Only acknowledgements of entries still on disk mean anything.
-    long lo = spool.segments.firstKey();
-    long hi = spool.segments.lastEntry().getValue().lastSeq();
+    long lo = log.firstNumber();
+    long hi = log.nextNumber() - 1;
     acks.forEach((f, t) -> spool.acked.add(Math.max(f, lo), Math.min(t, hi)));
     return spool;
   }
@@ -121,26 +106,15 @@ public final class Spool implements AutoCloseable {
   public synchronized long append(List<SpoolRecord> records) throws IOException {
     ensureOpen();
     if (records.isEmpty()) {
-      return active().nextSeq;
+      return log.nextNumber();
     }
-    int size = 0;
+    // Rolling to a new segment keeps the numbering: the batch gets the numbers that follow now.
+    long seq = log.nextNumber();
+    List<byte[]> payloads = new ArrayList<>(records.size());
     for (SpoolRecord r : records) {
-      size += Segment.encodedSize(r);
+      payloads.add(SpoolCodec.encode(seq++, r));
     }
-    if (active().size > 0 && active().size + size > options.segmentBytes()) {
-      roll();
-    }
-    Segment seg = active();
-    long first = seg.nextSeq;
-    ByteBuffer buf = ByteBuffer.allocate(size);
-    long seq = first;
-    for (SpoolRecord r : records) {
-      Segment.encode(buf, seq++, r);
-    }
-    buf.flip();
-    seg.append(buf, records.size());
-    seg.sync();
-    bytes += size;
+    long first = log.append(payloads);
     enforceBound();
     return first;
   }
@@ -158,37 +132,29 @@ public final class Spool implements AutoCloseable {
       throws IOException {
     ensureOpen();
     List<SpoolEntry> out = new ArrayList<>(Math.min(max, 1024));
-    for (Segment s : segments.values()) {
+    for (SegmentInfo s : log.segments()) {
       if (out.size() >= max) {
         break;
       }
-      if (s.count() == 0 || acked.covers(s.firstSeq, s.lastSeq())) {
+      if (s.count() == 0 || acked.covers(s.firstNumber(), s.lastNumber())) {
         continue;
       }
-      boolean[] seenUnacked = {false};
-      long end =
-          s.scan(
-              s.hintOffset,
-              s.hintSeq,
-              (e, offset) -> {
-                if (acked.contains(e.seq())) {
-                  return true;
-                }
-                if (!seenUnacked[0]) {
-                  // Acknowledgements mostly come in order: start the next scan here.
-                  seenUnacked[0] = true;
-                  s.hintOffset = offset;
-                  s.hintSeq = e.seq();
-                }
-                if (series.test(e.series())) {
-                  out.add(e);
-                }
-                return out.size() < max;
-              });
-      if (!seenUnacked[0]) {
-        s.hintOffset = end;
-        s.hintSeq = s.nextSeq;
+      Position firstUnacked = null;
+      RecordReader r = log.read(hints.getOrDefault(s.firstNumber(), s.start()));
+      while (out.size() < max && r.next() && r.number() <= s.lastNumber()) {
+        if (acked.contains(r.number())) {
+          continue;
+        }
+        if (firstUnacked == null) {
+          // Acknowledgements mostly come in order: start the next scan here.
+          firstUnacked = r.position();
+        }
+        SpoolEntry e = SpoolCodec.decode(r.number(), r.payload());
+        if (series.test(e.series())) {
+          out.add(e);
+        }
       }
+      hints.put(s.firstNumber(), firstUnacked != null ? firstUnacked : s.end());
     }
     return out;
   }
@@ -204,8 +170,8 @@ public final class Spool implements AutoCloseable {
     }
     long[] sorted = seqs.clone();
     Arrays.sort(sorted);
-    long lo = segments.firstKey();
-    long hi = active().lastSeq();
+    long lo = log.firstNumber();
+    long hi = log.nextNumber() - 1;
     long[] from = new long[sorted.length];
     long[] to = new long[sorted.length];
     int n = 0;
@@ -239,9 +205,9 @@ public final class Spool implements AutoCloseable {
    */
   public synchronized void compact() throws IOException {
     ensureOpen();
-    Segment a = active();
-    if (a.count() > 0 && acked.covers(a.firstSeq, a.lastSeq())) {
-      roll();
+    SegmentInfo a = active();
+    if (a.count() > 0 && acked.covers(a.firstNumber(), a.lastNumber())) {
+      log.roll();
     }
     deleteAcknowledgedSegments();
     ackLog.rewrite(acked);
@@ -250,7 +216,7 @@ public final class Spool implements AutoCloseable {
   /** Entries spooled and not yet acknowledged. */
   public synchronized long pending() {
     long total = 0;
-    for (Segment s : segments.values()) {
+    for (SegmentInfo s : log.segments()) {
       total += s.count();
     }
     return total - acked.count();
@@ -263,7 +229,7 @@ public final class Spool implements AutoCloseable {
 
   /** Bytes of segment files on disk. */
   public synchronized long sizeBytes() {
-    return bytes;
+    return log.sizeBytes();
   }
 
   @Override
@@ -272,65 +238,58 @@ public final class Spool implements AutoCloseable {
       return;
     }
     closed = true;
-    for (Segment s : segments.values()) {
-      s.seal();
+    try {
+      log.close();
+    } finally {
+      ackLog.close();
     }
-    ackLog.close();
   }
 
-  private Segment active() {
-    return segments.lastEntry().getValue();
-  }
-
-  private void roll() throws IOException {
-    Segment old = active();
-    old.seal();
-    Segment next = Segment.create(dir, old.nextSeq);
-    segments.put(next.firstSeq, next);
-    syncDirectory(dir);
+  private SegmentInfo active() {
+    List<SegmentInfo> all = log.segments();
+    return all.get(all.size() - 1);
   }
 
   private void enforceBound() throws IOException {
     boolean deleted = false;
-    while (bytes > options.maxBytes() && segments.size() > 1) {
-      Segment oldest = segments.firstEntry().getValue();
-      long unacked = oldest.count() - acked.countIn(oldest.firstSeq, oldest.lastSeq());
+    List<SegmentInfo> segs = log.segments();
+    while (log.sizeBytes() > options.maxBytes() && segs.size() > 1) {
+      SegmentInfo oldest = segs.get(0);
+      long unacked = oldest.count() - acked.countIn(oldest.firstNumber(), oldest.lastNumber());
       dropped += unacked;
       if (unacked > 0) {
         LOG.log(System.Logger.Level.WARNING,
-            "spool full ({0} bytes): dropped {1} undelivered measurements", bytes, unacked);
+            "spool full ({0} bytes): dropped {1} undelivered measurements", log.sizeBytes(),
+            unacked);
       }
-      delete(oldest);
+      dropThrough(segs.get(1).firstNumber());
       deleted = true;
+      segs = log.segments();
     }
     if (deleted) {
-      syncDirectory(dir);
       ackLog.rewrite(acked);
     }
   }
 
   private boolean deleteAcknowledgedSegments() throws IOException {
-    boolean deleted = false;
-    while (segments.size() > 1) {
-      Segment oldest = segments.firstEntry().getValue();
-      if (!acked.covers(oldest.firstSeq, oldest.lastSeq())) {
-        break;
-      }
-      delete(oldest);
-      deleted = true;
+    List<SegmentInfo> segs = log.segments();
+    int n = 0;
+    while (n < segs.size() - 1
+        && acked.covers(segs.get(n).firstNumber(), segs.get(n).lastNumber())) {
+      n++;
     }
-    if (deleted) {
-      syncDirectory(dir);
+    if (n == 0) {
+      return false;
     }
-    return deleted;
+    dropThrough(segs.get(n).firstNumber());
+    return true;
   }
 
-  private void delete(Segment s) throws IOException {
-    s.seal();
-    Files.deleteIfExists(s.path);
-    segments.remove(s.firstSeq);
-    bytes -= s.size;
-    acked.removeBelow(segments.firstKey());
+  /** Drops the segments below {@code first} and forgets what was known about them. */
+  private void dropThrough(long first) throws IOException {
+    log.dropBefore(first);
+    hints.headMap(log.firstNumber()).clear();
+    acked.removeBelow(log.firstNumber());
   }
 
   private void ensureOpen() {
@@ -339,24 +298,15 @@ public final class Spool implements AutoCloseable {
     }
   }
 
-  /** Makes a directory's entries (new, renamed, deleted files) durable. */
-  static void syncDirectory(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // Some platforms cannot open a directory; there, rename and delete are as durable as it gets.
-      LOG.log(System.Logger.Level.DEBUG, "cannot sync directory " + dir, e);
-    }
-  }
-
   @Override
   public String toString() {
-    return "Spool[" + dir + ", segments=" + segments.size() + ", bytes=" + bytes + "]";
+    return "Spool[" + dir + ", segments=" + log.segments().size() + ", bytes=" + log.sizeBytes()
+        + "]";
   }
 
   Map<Long, Long> segmentSizesForTest() {
     Map<Long, Long> m = new TreeMap<>();
-    segments.forEach((k, v) -> m.put(k, v.size));
+    log.segments().forEach(s -> m.put(s.firstNumber(), s.bytes()));
     return m;
   }
 }

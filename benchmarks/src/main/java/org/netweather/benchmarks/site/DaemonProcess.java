@@ -1,0 +1,98 @@
+package org.netweather.benchmarks.site;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One daemon run as {@code bin/nws ROLE --config FILE}, its own JVM (bin/nws execs java, so the
+ * process is the JVM); its output is appended to {@code ROLE.log} beside the config. It can be
+ * killed with SIGKILL and started again on the same port and data directory.
+ */
+final class DaemonProcess {
+  final String label;
+  final int port;
+  final Path dataDir;
+  private final Path home;
+  private final String role;
+  private final Path config;
+  private final Path log;
+  private Process process;
+
+  DaemonProcess(Path home, String label, String role, Path config, int port, Path dataDir) {
+    this.home = home;
+    this.label = label;
+    this.role = role;
+    this.config = config;
+    this.port = port;
+    this.dataDir = dataDir;
+    this.log = config.resolveSibling(role + ".log");
+  }
+
+  String address() {
+    return "localhost:" + port;
+  }
+
+  Path log() {
+    return log;
+  }
+
+  void start() throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(List.of(home.resolve("bin/nws").toString(), role,
+        "--config", config.toString()))
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    // The daemons run what is built; they must not each start a build of their own.
+    pb.environment().remove("NWS_REBUILD");
+    process = pb.start();
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  /** The exit status once the process has ended (137: SIGKILL, 143: SIGTERM); -1 while alive. */
+  int exitStatus() {
+    return process == null || process.isAlive() ? -1 : process.exitValue();
+  }
+
+  /** SIGKILL, and waits for the process to be gone. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM (a clean shutdown), then SIGKILL after 20 s. */
+  void stop() throws InterruptedException {
+    if (process == null) {
+      return;
+    }
+    process.destroy();
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      kill();
+    }
+  }
+
+  /** CPU time, resident memory and open descriptors now, from /proc. */
+  ProcSample sample() {
+    return ProcSample.of(pid());
+  }
+
+  /** Bytes of disk the data directory takes, as du counts them; -1 without a data directory. */
+  long diskBytes() throws IOException, InterruptedException {
+    if (dataDir == null || !Files.isDirectory(dataDir)) {
+      return -1;
+    }
+    Process du = new ProcessBuilder("du", "-s", "-B1", dataDir.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(du.getInputStream().readAllBytes()).trim();
+    du.waitFor();
+    return Long.parseLong(out.split("\\s+")[0]);
+  }
+}

@@ -1,0 +1,16 @@
+package org.netweather.benchmarks.site;
+
+/** The benchmark's phases, in order. */
+enum Phase {
+  FILL("fill"),
+  REAL("real rate"),
+  MEMORY_RESTART("memory-host restart"),
+  FORECASTER_RESTART("forecaster restart"),
+  DRAIN("drain");
+
+  final String label;
+
+  Phase(String label) {
+    this.label = label;
+  }
+}

@@ -1,0 +1,207 @@
+package org.netweather.benchmarks.site;
+
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.netweather.api.v1.Clique;
+import org.netweather.client.NetWeatherClient;
+
+/**
+ * A whole site on this machine: N simulated hosts' sensors in this process against a
+ * nameserver, a memory-host, a forecaster and a proxy, each its own {@code bin/nws} process.
+ * Each host registers and heart-beats as a sensor does, polls its cliques, and produces
+ * {@code cpu.availability} and {@code memory.free} every 10 s and {@code tcp.latency},
+ * {@code tcp.bandwidth} and {@code tcp.connect} for every ordered pair of its 16-host clique
+ * every 60 s (47 series and 0.95 measurements/s per host), spooled and delivered by the
+ * sensor's own Spool and Delivery. See {@link SimulatedSite} for what is shared between hosts.
+ *
+ * <p>Phases: fill at 10x real rate (simulated time starts in the past) until every series exists
+ * and the spools' backlog is under one second of output; real rate for {@code --real} seconds,
+ * over which CPU per measurement is taken; SIGKILL of the memory-host and a restart under load;
+ * the same for the forecaster; drain; then the check that every acknowledged measurement is
+ * stored exactly once ({@link SiteVerifier}). It prints per daemon CPU per measurement, RSS per
+ * series, descriptors, disk per point and per series, restart time to serving; per phase
+ * measurements acknowledged, ack latency p50/p99/max, the longest time without an ack and the
+ * append-to-forecast delay; and the nameserver's calls per second.
+ *
+ * <pre>
+ *   benchmarks/run site.SiteBenchmark --hosts 200
+ *   benchmarks/run site.SiteBenchmark --hosts 1000 --real 120
+ * </pre>
+ *
+ * <p>Daemon JVM options come from {@code NWS_JAVA_OPTS}, as for bin/nws; logs and data stay
+ * under {@code --dir} with {@code --keep true}.
+ *
+ * <p>Results, 2-vCPU VM, ext4, shared with four other busy processes (load average 6 to 15,
+ * so CPU and latency figures are upper bounds), 2026-11-23:
+ *
+ * <pre>
+ * benchmarks/run site --hosts 20 --real 20 --after-restart 15
+ *   796 series, 17/s: exactly once (2 924 acknowledged = stored; 200 series read back).
+ *   real rate: ack p50 14.6 ms, p99 279 ms; forecast delay p50 5 ms, p99 582 ms.
+ *   memory-host restart: first ack 4.5 s after start; forecaster: first forecast 4.1 s.
+ * benchmarks/run site --hosts 200            (first version: no Append round-trip column)
+ *   9 208 series, 187/s; fill at 10x 12.2 s; exactly once (45 259 acknowledged = stored,
+ *   200 series read back fully, 0 missing, 0 duplicated, 0 wrong values).
+ *   real rate: ack p50 7.7 ms, p99 1 196 ms, max 2.05 s; forecast delay p50 1.7 ms, p99 8.3 s
+ *   (the forecaster was still behind the fill: the fill now also waits for it).
+ *   CPU per measurement: memory-host 1 525 us (0.31 core), forecaster 720 us, proxy 308 us;
+ *   nameserver 139 calls/s (60 heartbeats, 40 ListCliques, 40 Search) at 1 040 us each.
+ *   RSS per series: memory-host 42 KiB (378 MiB), forecaster 76 KiB (683 MiB).
+ *   memory-host disk 33 KB per series (RocksDB files preallocated; 6.8 KB per point at 5
+ *   points per series); restart: SERVING 11.8 s after start, backlog cleared 19.4 s.
+ *   forecaster restart: SERVING 7.7 s, first forecast 10.6 s after start.
+ * </pre>
+ *
+ * <p>N = 1 000 and N = 10 000 are still to be run on a quiet machine.
+ */
+public final class SiteBenchmark {
+  private final SiteOptions options;
+  private final Path home;
+  private final SitePlan plan;
+
+  private SiteBenchmark(SiteOptions options, Path home) {
+    this.options = options;
+    this.home = home;
+    this.plan = new SitePlan(options.hosts(), options.cliqueSize(), options.clusterHosts());
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (System.getenv("NWS_LOG_LEVEL") == null) {
+      // Ten thousand sensors' INFO lines (registered, joined) would bury the figures.
+      System.setProperty("NWS_LOG_LEVEL", "WARN");
+    }
+    SiteOptions options;
+    try {
+      options = SiteOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      if (!e.getMessage().isEmpty()) {
+        System.err.println("site: " + e.getMessage());
+      }
+      System.err.print(SiteOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    Path home = Path.of(System.getProperty("netweather.home", ".")).toAbsolutePath();
+    new SiteBenchmark(options, home).run();
+    System.exit(0);
+  }
+
+  private void run() throws Exception {
+    System.out.printf(Locale.ROOT, "site: %d hosts, %d cliques, %d series, %.0f measurements/s "
+        + "at real rate; %d cores; data in %s, spools in %s%n", plan.hostCount(),
+        plan.cliques().size(), plan.series().size(), plan.measurementsPerSecond(),
+        Runtime.getRuntime().availableProcessors(), options.dir(), options.spoolDir());
+    SiteDaemons daemons = new SiteDaemons(home, options.dir(), options);
+    NetWeatherClient admin = adminClient(daemons.nameserver.address());
+    SimulatedSite site = null;
+    ForecastDelay forecastDelay = null;
+    MeasurementGenerator generator = null;
+    Thread generating = null;
+    try {
+      daemons.start(admin);
+      for (int i = 0; i < plan.cliques().size(); i++) {
+        admin.putClique(clique(i, plan.cliques().get(i)));
+      }
+      Random random = new Random(options.seed());
+      List<Integer> shuffled = sample(plan.series().size(), plan.series().size(), random);
+      List<Integer> verifySample = shuffled.subList(0,
+          Math.min(options.verifySample(), shuffled.size()));
+      List<Integer> followSample = shuffled.subList(0, Math.min(options.follow(),
+          shuffled.size()));
+      // Far enough back that 10x never overtakes the real clock, even if filling takes long.
+      long simStart = System.currentTimeMillis()
+          - (long) (options.fillRate() * options.fillMaxSeconds() * 1000) - 600_000;
+      SimClock clock = new SimClock(System::nanoTime, simStart, options.fillRate());
+      forecastDelay = new ForecastDelay(plan, followSample, System::nanoTime);
+      AckLedger ledger = new AckLedger(plan, clock, System::nanoTime, verifySample,
+          forecastDelay);
+      CallCounter calls = new CallCounter();
+      site = new SimulatedSite(options, plan, daemons.nameserver.address(), ledger, calls);
+      SiteReport report = new SiteReport(plan, daemons, ledger, forecastDelay, calls);
+      long t0 = System.nanoTime();
+      site.start(random);
+      if (!site.awaitFirstPolls(3 * options.cliquePollMs() + 30_000)) {
+        System.out.println("warning: some hosts never heard of their cliques");
+      }
+      System.out.printf(Locale.ROOT, "registered %d sensors and polled their cliques in %.1f s%n",
+          plan.hostCount(), (System.nanoTime() - t0) / 1e9);
+      generator = new MeasurementGenerator(plan, site, clock, ledger,
+          new ValueModel(options.seed()), random);
+      ledger.startPhase(Phase.FILL);
+      generating = new Thread(generator, "site-generator");
+      generating.start();
+      SitePhases phases = new SitePhases(options, plan, site, ledger, forecastDelay, daemons,
+          admin, report);
+      phases.fill(clock);
+      phases.real(clock);
+      phases.restartMemoryHost();
+      phases.restartForecaster();
+      generator.stop();
+      generating.join();
+      phases.drain();
+      ledger.endPhases();
+      forecastDelay.close();
+      System.out.println("verifying ...");
+      report.verified(new SiteVerifier(plan, ledger, new ValueModel(options.seed()), admin)
+          .verify(verifySample));
+      report.finalDisk();
+      report.sensors(site.dropped());
+      report.print(System.out, options);
+    } finally {
+      if (generator != null) {
+        generator.stop();
+        generating.join();
+      }
+      if (forecastDelay != null) {
+        forecastDelay.close();
+      }
+      if (site != null) {
+        site.close();
+      }
+      admin.close();
+      daemons.stop();
+      if (!options.keep()) {
+        deleteTree(options.spoolDir());
+        deleteTree(options.dir());
+      }
+    }
+  }
+
+  static List<Integer> sample(int size, int n, Random random) {
+    List<Integer> all = new ArrayList<>(IntStream.range(0, size).boxed().toList());
+    Collections.shuffle(all, random);
+    return all.subList(0, Math.min(n, size));
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  static NetWeatherClient adminClient(String nameserver) {
+    // Large answers (ListSeries per hundred hosts, forecasts in chunks) need room.
+    return NetWeatherClient.forAddress(nameserver).deadline(Duration.ofSeconds(60))
+        .channels(a -> NettyChannelBuilder.forTarget(a).usePlaintext()
+            .maxInboundMessageSize(256 << 20).build()).build();
+  }
+
+  static Clique clique(int i, List<String> members) {
+    return Clique.newBuilder().setName(SitePlan.cliqueName(i)).addAllMembers(members)
+        .setPeriodSeconds(SitePlan.CLIQUE_PERIOD_MS / 1000).build();
+  }
+}

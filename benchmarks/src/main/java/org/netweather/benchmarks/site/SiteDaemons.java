@@ -1,0 +1,123 @@
+package org.netweather.benchmarks.site;
+
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.netweather.client.NetWeatherClient;
+
+/**
+ * The daemons under test, each its own {@code bin/nws} process on a free loopback port with its
+ * own config file and data directory under the run's directory: nameserver, memory-host,
+ * forecaster and one proxy (serving the first cluster). The memory-host's per-caller limit on
+ * new series is lifted, since every simulated sensor calls from this one process.
+ */
+final class SiteDaemons {
+  final DaemonProcess nameserver;
+  final DaemonProcess memory;
+  final DaemonProcess forecaster;
+  final DaemonProcess proxy;
+
+  SiteDaemons(Path home, Path dir, SiteOptions options) throws IOException {
+    Files.createDirectories(dir);
+    int ns = freePort();
+    String nsAddress = "localhost:" + ns;
+    nameserver = daemon(home, dir, "nameserver", "nameserver", ns, true, "");
+    memory = daemon(home, dir, "memory-host", "memory", freePort(), true,
+        "nameserver: " + nsAddress + "\n"
+        + "maxNewSeriesPerCallerPerMinute: 100000000\n"
+        + "consolidationIntervalSeconds: " + options.consolidationSeconds() + "\n");
+    forecaster = daemon(home, dir, "forecaster", "forecaster", freePort(), false,
+        "nameserver: " + nsAddress + "\n");
+    proxy = daemon(home, dir, "proxy", "proxy", freePort(), false,
+        "nameserver: " + nsAddress + "\n"
+        + "cluster: " + SitePlan.cluster(0, options.clusterHosts()) + "\n");
+  }
+
+  private static DaemonProcess daemon(Path home, Path dir, String label, String role, int port,
+      boolean hasData, String extra) throws IOException {
+    Path data = hasData ? dir.resolve(role + "-data") : null;
+    Path config = dir.resolve(role + ".yaml");
+    Files.writeString(config, "port: " + port + "\nmetricsPort: -1\nhost: localhost\n"
+        + (hasData ? "dataDir: " + data + "\n" : "") + extra);
+    return new DaemonProcess(home, label, role, config, port, data);
+  }
+
+  List<DaemonProcess> all() {
+    return List.of(nameserver, memory, forecaster, proxy);
+  }
+
+  /** Starts all four, the nameserver first, and waits until each answers SERVING. */
+  void start(NetWeatherClient admin) throws IOException, InterruptedException {
+    nameserver.start();
+    awaitServing(nameserver, Duration.ofMinutes(2));
+    for (DaemonProcess d : List.of(memory, forecaster, proxy)) {
+      d.start();
+    }
+    for (DaemonProcess d : List.of(memory, forecaster, proxy)) {
+      awaitServing(d, Duration.ofMinutes(2));
+    }
+    await("the memory-host and forecaster registering", Duration.ofMinutes(1), () ->
+        !admin.search("(kind=memory)").isEmpty() && !admin.search("(kind=forecaster)").isEmpty());
+  }
+
+  /**
+   * Waits until {@code d}'s health service says SERVING; returns when, System.nanoTime(). Each
+   * try is on a new channel: a channel that saw the daemon die waits out a reconnect back-off,
+   * which would be counted as the daemon's restart time.
+   */
+  static long awaitServing(DaemonProcess d, Duration timeout) throws InterruptedException {
+    await(d.label + " serving (log: " + d.log() + ")", timeout, () -> {
+      if (!d.alive()) {
+        throw new IllegalStateException(d.label + " exited; see " + d.log());
+      }
+      ManagedChannel ch = NettyChannelBuilder.forTarget(d.address()).usePlaintext().build();
+      try {
+        return HealthGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
+            .check(HealthCheckRequest.getDefaultInstance()).getStatus() == ServingStatus.SERVING;
+      } finally {
+        ch.shutdownNow();
+      }
+    });
+    return System.nanoTime();
+  }
+
+  static void await(String what, Duration timeout, BooleanSupplier done)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      try {
+        if (done.getAsBoolean()) {
+          return;
+        }
+      } catch (io.grpc.StatusRuntimeException e) {
+        // not up yet
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  void stop() throws InterruptedException {
+    for (DaemonProcess d : List.of(proxy, forecaster, memory, nameserver)) {
+      d.stop();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

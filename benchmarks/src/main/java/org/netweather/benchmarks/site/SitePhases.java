@@ -1,0 +1,185 @@
+package org.netweather.benchmarks.site;
+
+import java.time.Duration;
+import java.util.Locale;
+import org.netweather.client.NetWeatherClient;
+
+/**
+ * Runs the benchmark's phases on a site that is already generating: fill, real rate, the two
+ * restarts under load, drain. Each hands its figures to the {@link SiteReport}.
+ */
+final class SitePhases {
+  private final SiteOptions options;
+  private final SitePlan plan;
+  private final SimulatedSite site;
+  private final AckLedger ledger;
+  private final ForecastDelay forecastDelay;
+  private final SiteDaemons daemons;
+  private final NetWeatherClient admin;
+  private final SiteReport report;
+  private final long startNanos = System.nanoTime();
+
+  SitePhases(SiteOptions options, SitePlan plan, SimulatedSite site, AckLedger ledger,
+      ForecastDelay forecastDelay, SiteDaemons daemons, NetWeatherClient admin,
+      SiteReport report) {
+    this.options = options;
+    this.plan = plan;
+    this.site = site;
+    this.ledger = ledger;
+    this.forecastDelay = forecastDelay;
+    this.daemons = daemons;
+    this.admin = admin;
+    this.report = report;
+  }
+
+  /** The backlog that counts as cleared: one second of output at {@code rate}, or 50. */
+  private long clearedBelow(double rate) {
+    return Math.max(50, (long) (plan.measurementsPerSecond() * rate));
+  }
+
+  void fill(SimClock clock) throws InterruptedException {
+    forecastDelay.start(admin, site.scheduler());
+    long start = System.nanoTime();
+    long minEnd = start + (long) (2e6 * SitePlan.CLIQUE_PERIOD_MS / options.fillRate());
+    long deadline = start + options.fillMaxSeconds() * 1_000_000_000L;
+    long threshold = clearedBelow(options.fillRate());
+    long nextPrint = start;
+    boolean done = false;
+    while (!done) {
+      Thread.sleep(1_000);
+      long now = System.nanoTime();
+      long series = ledger.seriesAcked();
+      long pending = site.pending();
+      if (now >= nextPrint) {
+        progress("fill");
+        nextPrint = now + 5_000_000_000L;
+      }
+      // The forecaster has caught up too when nothing followed has waited a second for it.
+      done = series == plan.series().size() && pending <= threshold && now >= minEnd
+          && forecastDelay.oldestUnseenNanos(now) < 1_000_000_000L;
+      if (!done && now > deadline) {
+        System.out.printf(Locale.ROOT, "fill did not finish in %d s: %d of %d series, %d "
+            + "spooled, forecasts %.1f s behind%n", options.fillMaxSeconds(), series,
+            plan.series().size(), pending, forecastDelay.oldestUnseenNanos(now) / 1e9);
+        break;
+      }
+    }
+    report.fill((System.nanoTime() - start) / 1e9, done, ledger.offered());
+  }
+
+  void real(SimClock clock) throws Exception {
+    clock.setRate(1);
+    ledger.startPhase(Phase.REAL);
+    report.realStarted();
+    long end = System.nanoTime() + options.realSeconds() * 1_000_000_000L;
+    while (System.nanoTime() < end) {
+      Thread.sleep(Math.min(10_000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
+      progress("real");
+    }
+    report.realEnded();
+  }
+
+  void restartMemoryHost() throws Exception {
+    ledger.startPhase(Phase.MEMORY_RESTART);
+    DaemonProcess d = daemons.memory;
+    long kill = System.nanoTime();
+    d.kill();
+    long spawn = System.nanoTime();
+    // Only the new process can ack from here on (the old one is gone: kill waited for it).
+    ledger.mark(spawn);
+    d.start();
+    long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
+    long firstAck = awaitInstant("the first ack after the restart", ledger::firstAckAfterMark);
+    long cleared = awaitBacklogBelow(clearedBelow(1), Duration.ofSeconds(
+        options.afterRestartSeconds() + 120));
+    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving, firstAck, "first ack",
+        cleared));
+    holdUntil(kill, "memory-host restart");
+  }
+
+  void restartForecaster() throws Exception {
+    ledger.startPhase(Phase.FORECASTER_RESTART);
+    DaemonProcess d = daemons.forecaster;
+    long kill = System.nanoTime();
+    d.kill();
+    long spawn = System.nanoTime();
+    forecastDelay.mark(spawn);
+    d.start();
+    long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
+    long first = awaitInstant("the first forecast after the restart",
+        forecastDelay::firstUpdateAfterMark);
+    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving, first,
+        "first forecast", 0));
+    holdUntil(kill, "forecaster restart");
+  }
+
+  /** Waits up to two minutes for {@code instant} to be set, printing progress; 0 if never. */
+  private long awaitInstant(String what, java.util.function.LongSupplier instant)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    long nextPrint = System.nanoTime() + 10_000_000_000L;
+    while (instant.getAsLong() == 0) {
+      if (System.nanoTime() > deadline) {
+        System.out.println("no " + what + " within two minutes; going on");
+        return 0;
+      }
+      if (System.nanoTime() > nextPrint) {
+        progress("waiting for " + what);
+        nextPrint += 10_000_000_000L;
+      }
+      Thread.sleep(20);
+    }
+    return instant.getAsLong();
+  }
+
+  void drain() throws InterruptedException {
+    ledger.startPhase(Phase.DRAIN);
+    long start = System.nanoTime();
+    awaitBacklogBelow(1, Duration.ofMinutes(10));
+    long drained = System.nanoTime();
+    try {
+      SiteDaemons.await("forecasts of the followed series", Duration.ofSeconds(60),
+          () -> forecastDelay.unseen() == 0);
+    } catch (IllegalStateException e) {
+      System.out.println("warning: " + forecastDelay.unseen()
+          + " acknowledged measurements of the followed series never reached a forecast");
+    }
+    System.out.printf(Locale.ROOT, "drained the spools in %.1f s (%d left)%n",
+        (drained - start) / 1e9, site.pending());
+  }
+
+  /** Waits until the spools hold fewer than {@code threshold}; returns when, or 0 if never. */
+  private long awaitBacklogBelow(long threshold, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (site.pending() >= threshold) {
+      if (System.nanoTime() > deadline) {
+        return 0;
+      }
+      Thread.sleep(100);
+    }
+    return System.nanoTime();
+  }
+
+  private void holdUntil(long since, String phase) throws InterruptedException {
+    long end = since + options.afterRestartSeconds() * 1_000_000_000L;
+    while (System.nanoTime() < end) {
+      Thread.sleep(Math.min(10_000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
+      progress(phase);
+    }
+  }
+
+  private void progress(String phase) {
+    for (DaemonProcess d : daemons.all()) {
+      if (!d.alive()) {
+        // Not the benchmark's doing (its kills are followed at once by a start): say so.
+        throw new IllegalStateException(d.label + " exited on its own or was killed from "
+            + "outside, status " + d.exitStatus() + "; see " + d.log());
+      }
+    }
+    long now = System.nanoTime();
+    System.out.printf(Locale.ROOT, "[%6.1f s] %-20s offered %d, acknowledged %d, series %d/%d,"
+        + " spooled %d, forecasts %.1f s behind%n", (now - startNanos) / 1e9, phase,
+        ledger.offered(), ledger.totalAcked(), ledger.seriesAcked(), plan.series().size(),
+        site.pending(), forecastDelay.oldestUnseenNanos(now) / 1e9);
+  }
+}
