@@ -2,6 +2,7 @@ package org.netweather.cli.schedule;
 
 import io.grpc.StatusRuntimeException;
 import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,11 +72,22 @@ public final class SwapCommand implements Callable<Integer> {
         case NOT_FOUND, FAILED_PRECONDITION, INVALID_ARGUMENT ->
             throw new IllegalArgumentException(s.getDescription(), e);
         case UNAVAILABLE -> throw new IllegalStateException("cannot reach the swap dispatcher at "
-            + host + ":" + port + " (" + (s.getCause() != null ? s.getCause().getMessage()
-            : s.getDescription()) + "); is it running? (--dispatcher-host, --dispatcher-port)", e);
+            + host + ":" + port + " (" + unreachable(s) + "); is it running? (--dispatcher-host, "
+            + "--dispatcher-port)", e);
         default -> throw e;
       }
     }
+  }
+
+  /** Why the dispatcher could not be reached, as briefly as the socket said it before gRPC. */
+  private static String unreachable(io.grpc.Status s) {
+    for (Throwable t = s.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        // Netty's message adds its syscall and the address, which the line already names.
+        return "Connection refused";
+      }
+    }
+    return s.getCause() != null ? s.getCause().getMessage() : s.getDescription();
   }
 
   /** {@code app policy=P root=H ranks=0:h1,1:h2 swaps=N last=OUT->IN}, as always printed. */
