@@ -1,13 +1,17 @@
 package org.netweather.cli.schedule;
 
+import io.grpc.StatusRuntimeException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.netweather.cli.ConnectionOptions;
+import org.netweather.api.v1.SwapApplication;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 import org.netweather.scheduler.swap.HostView;
@@ -24,7 +28,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nws swap status|force}: watch and steer process swapping through the swap dispatcher.
+ * {@code nws schedule swap status|force|views} (also {@code nws swap}): watch and steer process
+ * swapping through the swap dispatcher's gRPC service ({@code swap.proto}).
  *
  * <pre>{@code
  * nws swap status [APP] [--json]
@@ -36,6 +41,8 @@ import picocli.CommandLine.Spec;
     SwapCommand.Views.class},
     description = "Watch and force process swaps of iterative applications.")
 public final class SwapCommand implements Callable<Integer> {
+  private static final Duration DEADLINE = Duration.ofSeconds(5);
+
   @Spec CommandSpec spec;
 
   @Option(names = "--dispatcher-host", paramLabel = "HOST", defaultValue = "localhost",
@@ -55,24 +62,49 @@ public final class SwapCommand implements Callable<Integer> {
     return 2;
   }
 
-  List<String> request(String line) {
-    List<String> reply;
-    try {
-      reply = SwapDispatcherClient.request(host, port, line);
-    } catch (UncheckedIOException e) {
-      if (e.getCause() instanceof ConnectException) {
-        throw new IllegalStateException("cannot reach the swap dispatcher at " + host + ":" + port
-            + " (" + e.getCause().getMessage() + "); is it running? (--dispatcher-host, "
+  /** Runs {@code call} against the dispatcher, its refusals as bad input like before. */
+  <T> T call(Function<SwapDispatcherClient, T> call) {
+    try (SwapDispatcherClient client = SwapDispatcherClient.connect(host, port, DEADLINE)) {
+      return call.apply(client);
+    } catch (StatusRuntimeException e) {
+      io.grpc.Status s = e.getStatus();
+      switch (s.getCode()) {
+        case NOT_FOUND, FAILED_PRECONDITION, INVALID_ARGUMENT ->
+            throw new IllegalArgumentException(s.getDescription(), e);
+        case UNAVAILABLE -> throw new IllegalStateException("cannot reach the swap dispatcher at "
+            + host + ":" + port + " (" + unreachable(s) + "); is it running? (--dispatcher-host, "
             + "--dispatcher-port)", e);
-      }
-      throw e;
-    }
-    for (String r : reply) {
-      if (r.startsWith("ERR ")) {
-        throw new IllegalArgumentException(r.substring(4));
+        default -> throw e;
       }
     }
-    return reply;
+  }
+
+  /** Why the dispatcher could not be reached, as briefly as the socket said it before gRPC. */
+  private static String unreachable(io.grpc.Status s) {
+    for (Throwable t = s.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        // Netty's message adds its syscall and the address, which the line already names.
+        return "Connection refused";
+      }
+    }
+    return s.getCause() != null ? s.getCause().getMessage() : s.getDescription();
+  }
+
+  /** {@code app policy=P root=H ranks=0:h1,1:h2 swaps=N last=OUT->IN}, as always printed. */
+  static String line(SwapApplication a) {
+    return a.getApplication() + " policy=" + a.getPolicy() + " root=" + a.getRoot() + " ranks="
+        + ranks(a) + " swaps=" + a.getSwaps() + " last=" + last(a);
+  }
+
+  private static String ranks(SwapApplication a) {
+    StringBuilder ranks = new StringBuilder();
+    new TreeMap<>(a.getRanksMap()).forEach((rank, host) ->
+        ranks.append(ranks.length() == 0 ? "" : ",").append(rank).append(':').append(host));
+    return ranks.toString();
+  }
+
+  private static String last(SwapApplication a) {
+    return a.getLastOut().isEmpty() ? "-" : a.getLastOut() + "->" + a.getLastIn();
   }
 
   /** {@code nws swap status}. */
@@ -89,26 +121,26 @@ public final class SwapCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      List<String> lines = parent.request("STATUS" + (application == null ? ""
-          : " " + application));
+      List<SwapApplication> apps = parent.call(c -> c.status(application == null ? ""
+          : application));
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
-        List<Object> apps = new ArrayList<>();
-        for (String l : lines) {
-          String[] w = l.split(" ");
-          Map<String, Object> a = new java.util.LinkedHashMap<>();
-          a.put("application", w[0]);
-          for (int i = 1; i < w.length; i++) {
-            String[] kv = w[i].split("=", 2);
-            a.put(kv[0], kv[0].equals("swaps") ? (Object) Integer.parseInt(kv[1]) : kv[1]);
-          }
-          apps.add(a);
+        List<Object> rows = new ArrayList<>();
+        for (SwapApplication a : apps) {
+          Map<String, Object> r = new java.util.LinkedHashMap<>();
+          r.put("application", a.getApplication());
+          r.put("policy", a.getPolicy());
+          r.put("root", a.getRoot());
+          r.put("ranks", ranks(a));
+          r.put("swaps", (int) a.getSwaps());
+          r.put("last", last(a));
+          rows.add(r);
         }
-        out.println(JsonWriter.write(Map.of("applications", apps)));
-      } else if (lines.isEmpty()) {
+        out.println(JsonWriter.write(Map.of("applications", rows)));
+      } else if (apps.isEmpty()) {
         out.println("no applications");
       } else {
-        lines.forEach(out::println);
+        apps.forEach(a -> out.println(line(a)));
       }
       out.flush();
       return 0;
@@ -127,7 +159,10 @@ public final class SwapCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      parent.request("FORCE " + application + " " + out + " " + in);
+      parent.call(c -> {
+        c.force(application, out, in);
+        return null;
+      });
       spec.commandLine().getOut().printf("%s: %s will swap for %s at the next swap point%n",
           application, out, in);
       spec.commandLine().getOut().flush();

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,6 +16,7 @@ import org.netweather.cli.ErrorHandler;
 import org.netweather.scheduler.swap.ExampleIterativeApp;
 import org.netweather.scheduler.swap.FphParameters;
 import org.netweather.scheduler.swap.FphPolicy;
+import org.netweather.scheduler.swap.NaivePolicy;
 import org.netweather.scheduler.swap.SwapDispatcher;
 import org.netweather.scheduler.swap.SwapDispatcherServer;
 import org.netweather.scheduler.swap.SwapManager;
@@ -44,7 +48,8 @@ class SwapCommandTest {
     SwapDispatcher d = new SwapDispatcher();
     SwapManager m = manager();
     d.adopt(m);
-    try (SwapDispatcherServer s = SwapDispatcherServer.start(d, 0)) {
+    try (SwapDispatcherServer s = SwapDispatcherServer.start(d, NettyServerBuilder.forAddress(
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))) {
       String status = nws(s.getPort(), "status");
       assertTrue(status.startsWith("0 example policy=fph root=h0 ranks=0:h0,1:h1 swaps=0"),
           status);
@@ -58,5 +63,31 @@ class SwapCommandTest {
       assertTrue(bad.contains("must be active"), bad);
       assertFalse(m.log().isEmpty());
     }
+  }
+
+  @Test
+  void cli_statusText_keepsItsLineFormat() {
+    SwapDispatcher d = new SwapDispatcher();
+    d.start("fish", List.of("a", "b", "c", "d"), 2, new NaivePolicy(false), 2);
+    d.adopt(manager());
+    try (SwapDispatcherServer s = SwapDispatcherServer.start(d, NettyServerBuilder.forAddress(
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))) {
+      assertEquals("0 example policy=fph root=h0 ranks=0:h0,1:h1 swaps=0 last=-\n"
+          + "fish policy=naive root=a ranks=0:a,1:b swaps=0 last=-\n",
+          nws(s.getPort(), "status").replace(System.lineSeparator(), "\n"));
+      String missing = nws(s.getPort(), "status", "nope");
+      assertTrue(missing.startsWith("2 ") && missing.contains("no application 'nope'"), missing);
+    }
+  }
+
+  @Test
+  void cli_noDispatcher_saysWhereItLooked() throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    String out = nws(port, "status");
+    assertTrue(out.startsWith("1 ") && out.contains("cannot reach the swap dispatcher at localhost:"
+        + port), out);
   }
 }

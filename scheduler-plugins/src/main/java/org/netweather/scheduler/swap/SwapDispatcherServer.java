@@ -1,97 +1,55 @@
 package org.netweather.scheduler.swap;
 
-import java.io.BufferedReader;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Serves a {@link SwapDispatcher} over TCP on loopback: one request line per connection, the
- * reply lines, then {@code END}. Four connection threads at most: requests are tiny and tools
- * are few.
+ * Serves a {@link SwapDispatcher} over gRPC ({@link SwapDispatcherService}). The caller chooses
+ * the transport and address through the builder; the dispatcher has no authentication, so
+ * callers bind it to loopback.
  *
  * <pre>{@code
- * try (SwapDispatcherServer s = SwapDispatcherServer.start(dispatcher, 0)) {
+ * ServerBuilder<?> loopback = NettyServerBuilder.forAddress(
+ *     new InetSocketAddress(InetAddress.getLoopbackAddress(), SwapDispatcher.DEFAULT_PORT));
+ * try (SwapDispatcherServer s = SwapDispatcherServer.start(dispatcher, loopback)) {
  *   int port = s.getPort();
  * }
  * }</pre>
  */
 public final class SwapDispatcherServer implements AutoCloseable {
-  private final ServerSocket socket;
-  private final ExecutorService pool;
-  private final SwapDispatcher dispatcher;
+  private final Server server;
 
-  private SwapDispatcherServer(SwapDispatcher dispatcher, ServerSocket socket) {
-    this.dispatcher = dispatcher;
-    this.socket = socket;
-    this.pool = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "swap-dispatcher");
-      t.setDaemon(true);
-      return t;
-    });
+  private SwapDispatcherServer(Server server) {
+    this.server = server;
   }
 
-  /** Binds loopback at {@code port} (0 = any free port) and starts accepting. */
-  public static SwapDispatcherServer start(SwapDispatcher dispatcher, int port) {
+  /** Adds the service to {@code builder}, builds and starts the server. */
+  public static SwapDispatcherServer start(SwapDispatcher dispatcher, ServerBuilder<?> builder) {
+    Server server = builder.addService(new SwapDispatcherService(dispatcher)).build();
     try {
-      ServerSocket s = new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
-      SwapDispatcherServer server = new SwapDispatcherServer(dispatcher, s);
-      server.pool.execute(server::accept);
-      return server;
+      server.start();
     } catch (IOException e) {
-      throw new UncheckedIOException("swap dispatcher: cannot bind port " + port, e);
+      throw new UncheckedIOException("swap dispatcher: cannot start: " + e.getMessage(), e);
     }
+    return new SwapDispatcherServer(server);
   }
 
   public int getPort() {
-    return socket.getLocalPort();
-  }
-
-  private void accept() {
-    while (!socket.isClosed()) {
-      try {
-        Socket c = socket.accept();
-        pool.execute(() -> serve(c));
-      } catch (IOException e) {
-        return;   // closed
-      }
-    }
-  }
-
-  private void serve(Socket c) {
-    try (c; BufferedReader in = new BufferedReader(new InputStreamReader(c.getInputStream(),
-        StandardCharsets.UTF_8)); PrintWriter out = new PrintWriter(c.getOutputStream(), true,
-        StandardCharsets.UTF_8)) {
-      c.setSoTimeout(5000);
-      String line = in.readLine();
-      if (line != null) {
-        dispatcher.handle(line).forEach(out::println);
-      }
-      out.println("END");
-    } catch (IOException e) {
-      // A tool that hangs up early loses only its own reply.
-    }
+    return server.getPort();
   }
 
   @Override
   public void close() {
+    server.shutdown();
     try {
-      socket.close();
-    } catch (IOException e) {
-      // already closed
-    }
-    pool.shutdownNow();
-    try {
-      pool.awaitTermination(1, TimeUnit.SECONDS);
+      if (!server.awaitTermination(1, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
     } catch (InterruptedException e) {
+      server.shutdownNow();
       Thread.currentThread().interrupt();
     }
   }

@@ -11,8 +11,10 @@
  *   <li>Policies: {@link org.netweather.scheduler.swap.NaivePolicy} (the paper's, and with the
  *       self-load correction) and {@link org.netweather.scheduler.swap.FphPolicy}.
  *   <li>{@link org.netweather.scheduler.swap.SwapManager} (one per application) and
- *       {@link org.netweather.scheduler.swap.SwapDispatcher}, served over loopback TCP by
- *       {@link org.netweather.scheduler.swap.SwapDispatcherServer}.
+ *       {@link org.netweather.scheduler.swap.SwapDispatcher}, served over gRPC ({@code
+ *       swap.proto}) by {@link org.netweather.scheduler.swap.SwapDispatcherService} in a
+ *       {@link org.netweather.scheduler.swap.SwapDispatcherServer}, called through
+ *       {@link org.netweather.scheduler.swap.SwapDispatcherClient}.
  *   <li>{@code SwapSimulator} (scheduler-sim): the §5d experiment.
  *   <li>Live forecasts: {@link org.netweather.scheduler.swap.SnapshotHostViews} builds the
  *       policies' host views from a NetWeather cluster snapshot (CPU availability forecast and

@@ -4,9 +4,10 @@
  * paper's errata settled in docs/schedulers/interference-trees.md).
  *
  * <ul>
- *   <li>{@link org.netweather.scheduler.tree.InterferenceFit} and
- *       {@link org.netweather.scheduler.tree.InterferenceCalibration}: interference rates from
- *       measurements (§2a.1), with the corrected calibration formula.
+ *   <li>{@link org.netweather.model.interference.InterferenceFit} and
+ *       {@link org.netweather.model.interference.InterferenceCalibration} (model module, shared
+ *       with the sensor): interference rates from measurements (§2a.1), with the corrected
+ *       calibration formula.
  *   <li>{@link org.netweather.scheduler.tree.ChildPriority}: which children a parent serves
  *       first and which it never serves, for multi-port and single-port sends.
  *   <li>{@link org.netweather.scheduler.tree.ThroughputBound}: the steady-state bound on tasks

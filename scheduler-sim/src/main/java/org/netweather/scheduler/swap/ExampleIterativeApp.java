@@ -1,5 +1,8 @@
 package org.netweather.scheduler.swap;
 
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +117,10 @@ public final class ExampleIterativeApp implements IterativeProcess {
     SwapDispatcher dispatcher = new SwapDispatcher();
     SwapManager m = dispatcher.start("example", List.of("h0", "h1", "h2", "h3"), 2,
         new FphPolicy(FphParameters.defaults()), 2);
-    try (SwapDispatcherServer server = SwapDispatcherServer.start(dispatcher, port)) {
+    // Loopback only: the dispatcher lets anyone who reaches it force swaps.
+    NettyServerBuilder loopback = NettyServerBuilder.forAddress(
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    try (SwapDispatcherServer server = SwapDispatcherServer.start(dispatcher, loopback)) {
       System.err.println("swap dispatcher on port " + server.getPort()
           + "; try: nws swap status, nws swap force example h1 h3");
       Result r = run(m, iterations, 10, Map.of("h0", iterations / 3), 50);

@@ -47,11 +47,15 @@ class ProcessSwappingTest {
   @Test
   void dispatcher_startAndFinish_manageApplications() {
     SwapDispatcher d = new SwapDispatcher();
-    assertEquals(List.of("OK"), d.handle("START fish naive 2 a,b,c,d"));
-    assertEquals("fish policy=naive root=a ranks=0:a,1:b swaps=0 last=-",
-        d.handle("STATUS fish").get(0));
-    assertTrue(d.handle("START fish bogus 2 a,b").get(0).startsWith("ERR unknown policy"));
-    assertEquals(List.of("OK"), d.handle("FINISH fish"));
-    assertTrue(d.handle("STATUS fish").get(0).startsWith("ERR"));
+    d.start("fish", List.of("a", "b", "c", "d"), 2, new NaivePolicy(false), 2);
+    SwapManager fish = d.manager("fish");
+    assertEquals("naive", fish.policyName());
+    assertEquals("a", fish.root());
+    assertEquals(Map.of(0, "a", 1, "b"), fish.ranks());
+    assertEquals(List.of(fish), d.managers());
+    d.finish("fish");
+    assertTrue(d.find("fish").isEmpty());
+    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> d.finish("fish")).getMessage().contains("'fish'"));
   }
 }

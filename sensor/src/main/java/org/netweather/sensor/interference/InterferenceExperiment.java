@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import org.netweather.model.interference.InterferenceFit;
 import org.netweather.sensor.Ticker;
 
 /**
@@ -29,7 +30,28 @@ import org.netweather.sensor.Ticker;
 public final class InterferenceExperiment {
 
   /** All samples of one run and the payload bytes it moved. */
-  public record Result(List<InterferenceSample> samples, long bytes) {}
+  public record Result(List<InterferenceSample> samples, long bytes) {
+
+    /**
+     * Fits the samples (docs/measurement.md, "Interference rates").
+     *
+     * @throws IllegalArgumentException with fewer than three samples (the reading carries a
+     *     standard error, which needs three), fewer than two distinct transfer rates, or no
+     *     positive compute rate
+     */
+    public InterferenceFit fit() {
+      if (samples.size() < 3) {
+        throw new IllegalArgumentException("need at least 3 samples, have " + samples.size());
+      }
+      double[] transfer = new double[samples.size()];
+      double[] compute = new double[samples.size()];
+      for (int i = 0; i < transfer.length; i++) {
+        transfer[i] = samples.get(i).transferMBps();
+        compute[i] = samples.get(i).computeRate();
+      }
+      return InterferenceFit.fit(transfer, compute);
+    }
+  }
 
   private final ComputeKernel kernel;
   private final TransferDriver driver;

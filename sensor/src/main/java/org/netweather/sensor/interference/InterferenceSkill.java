@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import org.netweather.model.interference.InterferenceFit;
 import org.netweather.sensor.PeerSkill;
 import org.netweather.sensor.Reading;
 import org.netweather.sensor.Ticker;
@@ -81,13 +82,13 @@ public final class InterferenceSkill implements PeerSkill {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    InterferenceRate ir = InterferenceFit.fit(result.samples());
+    InterferenceFit ir = result.fit();
     return new Reading(
         ir.rate(),
         UNIT,
         result.bytes(),
         Map.of(
-            "stderr", ir.stdError(),
+            "stderr", ir.rateStdError(),
             "intercept", ir.intercept(),
             "points", (double) ir.points(),
             "r2", ir.rSquared()));

@@ -1,11 +1,11 @@
 package org.netweather.sensor.plogp;
 
-import java.util.Arrays;
+import org.netweather.model.plogp.PLogPTable;
 
 /**
  * Measured pLogP parameters of one directed link: L, and g, os, or at measured sizes. Queries
- * interpolate linearly between measured sizes and extrapolate from the last two, as
- * {@code logp_mpi} does.
+ * interpolate linearly between measured sizes and extrapolate from the last two ({@link
+ * PLogPTable}), as {@code logp_mpi} does (docs/measurement.md, "pLogP parameters").
  *
  * <p>All values are in seconds, sizes in bytes; {@link PLogPSkill} stores them as series in
  * µs: {@code plogp.latency:SRC->DST} and {@code plogp.gap.m<BYTES>:SRC->DST} etc. per size;
@@ -13,18 +13,16 @@ import java.util.Arrays;
  */
 public final class PLogPParameters {
   private final double latency;
-  private final double[] sizes;
-  private final double[] gap;
-  private final double[] sendOverhead;
-  private final double[] receiveOverhead;
+  private final PLogPTable gap;
+  private final PLogPTable sendOverhead;
+  private final PLogPTable receiveOverhead;
 
   PLogPParameters(double latency, double[] sizes, double[] gap, double[] sendOverhead,
       double[] receiveOverhead) {
     this.latency = latency;
-    this.sizes = sizes.clone();
-    this.gap = gap.clone();
-    this.sendOverhead = sendOverhead.clone();
-    this.receiveOverhead = receiveOverhead.clone();
+    this.gap = new PLogPTable(sizes, gap);
+    this.sendOverhead = new PLogPTable(sizes, sendOverhead);
+    this.receiveOverhead = new PLogPTable(sizes, receiveOverhead);
   }
 
   /** L, seconds. */
@@ -33,31 +31,18 @@ public final class PLogPParameters {
   }
 
   public double[] sizes() {
-    return sizes.clone();
+    return gap.sizes();
   }
 
   public double gap(double bytes) {
-    return interpolate(sizes, gap, bytes);
+    return gap.at(bytes);
   }
 
   public double sendOverhead(double bytes) {
-    return interpolate(sizes, sendOverhead, bytes);
+    return sendOverhead.at(bytes);
   }
 
   public double receiveOverhead(double bytes) {
-    return interpolate(sizes, receiveOverhead, bytes);
-  }
-
-  static double interpolate(double[] xs, double[] ys, double x) {
-    if (xs.length == 1) {
-      return ys[0];
-    }
-    int i = Arrays.binarySearch(xs, x);
-    if (i >= 0) {
-      return ys[i];
-    }
-    int hi = Math.min(Math.max(-i - 1, 1), xs.length - 1);
-    int lo = hi - 1;
-    return ys[lo] + (ys[hi] - ys[lo]) * (x - xs[lo]) / (xs[hi] - xs[lo]);
+    return receiveOverhead.at(bytes);
   }
 }

@@ -1,6 +1,6 @@
 package org.netweather.sensor.probe;
 
-import org.netweather.sensor.stats.LeastSquares;
+import org.netweather.model.stats.LeastSquares;
 
 /**
  * Decides when a bandwidth train has run long enough and estimates the path's rate from it.

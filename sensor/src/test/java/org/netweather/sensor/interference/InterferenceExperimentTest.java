@@ -1,6 +1,7 @@
 package org.netweather.sensor.interference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
+import org.netweather.model.interference.InterferenceFit;
 import org.netweather.sensor.FakeTicker;
 import org.netweather.sensor.Reading;
 
@@ -60,7 +62,7 @@ class InterferenceExperimentTest {
         new InterferenceExperiment(kernel, driver, ticker, InterferenceOptions.defaults());
 
     InterferenceExperiment.Result result = experiment.run(PEER, Direction.SEND);
-    InterferenceRate ir = InterferenceFit.fit(result.samples());
+    InterferenceFit ir = result.fit();
 
     assertEquals(IR, ir.rate(), 1e-3);
     assertEquals(1.0, ir.intercept(), 1e-3);
@@ -102,5 +104,25 @@ class InterferenceExperimentTest {
     assertEquals(IR, r.value(), 1e-3);
     assertTrue(r.extras().get("stderr") < 1e-3);
     assertTrue(r.bytesSpent() > 0);
+  }
+
+  @Test
+  void resultFit_tooFewSamples_throws() {
+    InterferenceExperiment.Result two = new InterferenceExperiment.Result(
+        List.of(new InterferenceSample(0, 1), new InterferenceSample(1, 0.9)), 0);
+
+    assertThrows(IllegalArgumentException.class, two::fit);
+  }
+
+  @Test
+  void resultFit_threeSamples_fitsTheirLine() {
+    InterferenceExperiment.Result three = new InterferenceExperiment.Result(List.of(
+        new InterferenceSample(0, 100), new InterferenceSample(5, 90), new InterferenceSample(10, 80)),
+        0);
+
+    InterferenceFit ir = three.fit();
+
+    assertEquals(0.02, ir.rate(), 1e-12);
+    assertEquals(3, ir.points());
   }
 }

@@ -1,4 +1,4 @@
-package org.netweather.sensor.stats;
+package org.netweather.model.stats;
 
 /**
  * The line {@code y = intercept + slope * x} fitted to {@code n} points, with the uncertainty of

@@ -1,4 +1,4 @@
-package org.netweather.sensor.stats;
+package org.netweather.model.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package org.netweather.sensor.stats;
+package org.netweather.model.stats;
 
 /**
  * Accumulates points and fits the ordinary least-squares line through them.

@@ -1,4 +1,4 @@
-package org.netweather.scheduler.tree;
+package org.netweather.model.interference;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +8,9 @@ import java.util.Map;
  * The scheduler's interference model of one node from k + 2 measurements, exact at every one of
  * them.
  *
- * <p>Kreaseck et al., §3.1: measure the compute rate C with no communication, C_r
+ * <p>B. Kreaseck, L. Carter, H. Casanova, J. Ferrante, S. Nandy, "Interference-Aware
+ * Scheduling", International Journal of High Performance Computing Applications 20(1), 2006,
+ * §3.1: measure the compute rate C with no communication, C_r
  * while receiving from the parent at its maximum MR, and for each child i, C_sr(i) while
  * receiving at RR(i) and sending to i at SR(i). Then
  *
