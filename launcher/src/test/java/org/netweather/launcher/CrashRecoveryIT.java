@@ -53,7 +53,7 @@ class CrashRecoveryIT {
       Process mem = procs.start("memory", memArgs);
       ManagedChannel nsChannel = DaemonProcesses.channel(nsPort);
       try (NetWeatherClient client = new NetWeatherClient(nsChannel, Duration.ofSeconds(5),
-          address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))) {
+          address -> DaemonProcesses.channel(Integer.parseInt(address.split(":", -1)[1])))) {
         await("memory-host registered", () -> hasMemoryHost(client), procs);
 
         long base = System.currentTimeMillis() - 3_600_000;

@@ -56,7 +56,7 @@ class MetricsIT {
           "--metrics-port", "" + metrics);
       ManagedChannel nsChannel = DaemonProcesses.channel(ns);
       try (NetWeatherClient client = new NetWeatherClient(nsChannel, Duration.ofSeconds(5),
-          address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))) {
+          address -> DaemonProcesses.channel(Integer.parseInt(address.split(":", -1)[1])))) {
         await("every daemon started", () -> {
           try {
             return procs.log("up").contains("NetWeather is up");
