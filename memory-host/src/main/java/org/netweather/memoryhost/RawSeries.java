@@ -36,7 +36,6 @@ final class RawSeries implements AutoCloseable {
   private final Path file;
   private final int capacity;
   private FileChannel channel;
-  private long headerBytes;
   private long fileRecords;
   private boolean dirty;
 
@@ -59,7 +58,7 @@ final class RawSeries implements AutoCloseable {
     RawSeries s = new RawSeries(name, file, capacity);
     Files.createDirectories(file.getParent());
     s.channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    s.headerBytes = s.writeHeader(s.channel);
+    s.writeHeader(s.channel);
     s.channel.force(true);
     return s;
   }
@@ -76,10 +75,9 @@ final class RawSeries implements AutoCloseable {
       byte[] n = new byte[din.readUnsignedShort()];
       din.readFully(n);
       name = new String(n, StandardCharsets.UTF_8);
-      header = 10 + n.length;
+      header = 10L + n.length;
     }
     RawSeries s = new RawSeries(name, file, capacity);
-    s.headerBytes = header;
     s.channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
     long records = (s.channel.size() - header) / RECORD;
     if (s.channel.size() != header + records * RECORD) {
@@ -116,7 +114,7 @@ final class RawSeries implements AutoCloseable {
     while (b.hasRemaining()) {
       out.write(b);
     }
-    return 10 + n.length;
+    return 10L + n.length;
   }
 
   private void loadSorted(long[] ts, double[] vs, int n) {

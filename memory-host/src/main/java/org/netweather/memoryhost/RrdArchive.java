@@ -28,11 +28,9 @@ final class RrdArchive implements Archive {
   private static final String DS = "v";
   private static final int MAX_OPEN = 1 << 20;
 
-  private final RrdDbPool pool;
   private final RrdDb db;
 
-  private RrdArchive(RrdDbPool pool, RrdDb db) {
-    this.pool = pool;
+  private RrdArchive(RrdDb db) {
     this.db = db;
   }
 
@@ -59,7 +57,7 @@ final class RrdArchive implements Archive {
           }
           db = RrdDb.getBuilder().setRrdDef(def).setPool(pool).build();
         }
-        return new RrdArchive(pool, db);
+        return new RrdArchive(db);
       }
 
       @Override
@@ -120,6 +118,7 @@ final class RrdArchive implements Archive {
 
   @Override
   public synchronized void close() throws IOException {
-    pool.release(db);
+    // A database built with a pool goes back to that pool when closed.
+    db.close();
   }
 }

@@ -60,7 +60,7 @@ final class Journal implements AutoCloseable {
       journal.force(true);
     }
     journal.position(good);
-    frames = entries.size() - fromSnapshot;
+    frames = (long) entries.size() - fromSnapshot;
     return entries;
   }
 

@@ -95,7 +95,7 @@ public final class SwapCommand implements Callable<Integer> {
       if (json) {
         List<Object> apps = new ArrayList<>();
         for (String l : lines) {
-          String[] w = l.split(" ");
+          String[] w = l.split(" ", -1);
           Map<String, Object> a = new java.util.LinkedHashMap<>();
           a.put("application", w[0]);
           for (int i = 1; i < w.length; i++) {
