@@ -46,8 +46,9 @@ public final class CoverageSummary {
         total[i] += v;
       }
     }
-    System.out.println("Coverage by all tests (JaCoCo; HTML next to " + csv + "):");
-    System.out.printf(Locale.ROOT, "  %-20s %22s %22s%n", "module", "lines", "branches");
+    System.out.println(
+        "Coverage by all tests (JaCoCo; report: " + csv.resolveSibling("index.html") + "):");
+    System.out.printf(Locale.ROOT, "  %-20s %-22s %-22s%n", "module", "lines", "branches");
     byModule.forEach((module, sums) -> System.out.println(row(module, sums)));
     System.out.println(row("total", total));
   }
