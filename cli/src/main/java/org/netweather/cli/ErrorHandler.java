@@ -35,8 +35,8 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
       cmd.getErr().println(prefix + e.getMessage());
       return USAGE;
     }
-    if (e instanceof StatusRuntimeException) {
-      Status s = ((StatusRuntimeException) e).getStatus();
+    if (e instanceof StatusRuntimeException sre) {
+      Status s = sre.getStatus();
       String what = s.getDescription() == null ? s.getCode().toString() : s.getDescription();
       if (s.getCode() == Status.Code.UNAVAILABLE
           && find(s.getCause(), UnknownHostException.class) != null) {

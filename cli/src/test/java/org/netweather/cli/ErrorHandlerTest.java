@@ -45,6 +45,8 @@ class ErrorHandlerTest {
     }
   }
 
+  // picocli creates Leaf itself, so the exception to throw reaches it through a static field.
+  @SuppressWarnings("StaticAssignmentOfThrowable")
   private int fail(Exception e, String... options) {
     Leaf.toThrow = e;
     CommandLine cmd = new CommandLine(new Root()).setExecutionExceptionHandler(new ErrorHandler());
@@ -63,6 +65,7 @@ class ErrorHandlerTest {
   }
 
   @Test
+  @SuppressWarnings("StaticAssignmentOfThrowable") // see fail()
   void prefix_ofACommandRunAsRoot_isUnderNws() {
     CommandLine cmd = new CommandLine(new Group()).setExecutionExceptionHandler(new ErrorHandler());
     cmd.setErr(new PrintWriter(err, true));

@@ -32,6 +32,8 @@ public final class ForecasterServer implements AutoCloseable {
   }
 
   /**
+   * Starts the forecaster: its gRPC service, registration and the memory-host followers.
+   *
    * @param channels opens channels to the nameserver and memory-hosts (tests pass in-process
    *     ones); the channels are owned and closed by the server
    */

@@ -86,7 +86,7 @@ class NamespaceTestbedIT {
     assertTrue(r.exit() == 0 || r.exit() == 1, "testbed/accuracy broke (exit " + r.exit()
         + "):\n" + r.output());
     List<String> rows = new ArrayList<>();
-    for (String line : r.output().split("\n")) {
+    for (String line : r.output().split("\n", -1)) {
       if (line.matches("^(tcp\\.bandwidth|tcp\\.latency|cpu\\.availability) .*")) {
         rows.add(line);
       }

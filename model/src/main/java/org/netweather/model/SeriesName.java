@@ -157,7 +157,7 @@ public final class SeriesName implements Comparable<SeriesName> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SeriesName && ((SeriesName) o).text.equals(text);
+    return o instanceof SeriesName other && other.text.equals(text);
   }
 
   @Override

@@ -179,14 +179,12 @@ public abstract class Filter {
   private static final class Comparison extends Filter {
     private final String attr;
     private final Op op;
-    private final String value; // with escaped stars as "\\*"
     private final String literal; // with escaped stars as plain "*"
     private final Pattern glob; // for EQ with wildcards, and APPROX
 
     Comparison(String attr, Op op, String value) {
       this.attr = attr;
       this.op = op;
-      this.value = value;
       this.literal = value.replace("\\*", "*");
       boolean wild = value.replace("\\*", "").indexOf('*') >= 0;
       if ((op == Op.EQ || op == Op.APPROX) && (wild || op == Op.APPROX)) {

@@ -34,6 +34,8 @@ public final class ProxyServer implements AutoCloseable {
   }
 
   /**
+   * Starts the proxy: its gRPC service, host discovery and the cluster cache.
+   *
    * @param channels opens channels to the nameserver and the forecaster; they are owned
    */
   public static ProxyServer start(ProxyProperties props, ServerBuilder<?> builder,

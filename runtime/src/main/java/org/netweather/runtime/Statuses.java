@@ -31,8 +31,8 @@ public final class Statuses {
 
   /** The status a failure should be reported as. */
   public static StatusRuntimeException toStatus(Throwable e) {
-    if (e instanceof StatusRuntimeException) {
-      return (StatusRuntimeException) e;
+    if (e instanceof StatusRuntimeException sre) {
+      return sre;
     }
     if (e instanceof IllegalArgumentException) {
       return Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();

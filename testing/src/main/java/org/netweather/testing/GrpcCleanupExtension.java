@@ -64,8 +64,7 @@ public final class GrpcCleanupExtension implements AfterEachCallback {
   public void afterEach(ExtensionContext context) throws InterruptedException {
     while (!resources.isEmpty()) {
       Object r = resources.pop();
-      if (r instanceof ManagedChannel) {
-        ManagedChannel c = (ManagedChannel) r;
+      if (r instanceof ManagedChannel c) {
         c.shutdownNow();
         c.awaitTermination(5, TimeUnit.SECONDS);
       } else {

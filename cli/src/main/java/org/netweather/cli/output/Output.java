@@ -10,7 +10,7 @@ import java.util.List;
 /** Prints what commands produce: proto3 JSON documents, or aligned text tables. */
 public final class Output {
   private static final JsonFormat.Printer JSON = JsonFormat.printer()
-      .includingDefaultValueFields()
+      .alwaysPrintFieldsWithNoPresence()
       .preservingProtoFieldNames();
 
   private Output() {}

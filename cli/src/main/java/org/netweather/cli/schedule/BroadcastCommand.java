@@ -59,9 +59,10 @@ public final class BroadcastCommand implements Callable<Integer> {
     }
     BroadcastPlatform p = SnapshotPlatform.of(source.load(connection), bound, root,
         gapMicros * 1e-6);
-    HierarchicalBroadcast.Plan plan = HierarchicalBroadcast.plan(p, size);
-    double contiguous = FlatBinomial.contiguous(p, size);
-    double random = FlatBinomial.random(p, size, 200, 1);
+    double bytes = (double) size;
+    HierarchicalBroadcast.Plan plan = HierarchicalBroadcast.plan(p, bytes);
+    double contiguous = FlatBinomial.contiguous(p, bytes);
+    double random = FlatBinomial.random(p, bytes, 200, 1);
     PrintWriter out = spec.commandLine().getOut();
     List<String> coordinators = p.clusters().stream().map(c -> p.hosts().get(c.get(0)))
         .toList();

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.netweather.cli.ConnectionOptions;
@@ -87,7 +88,7 @@ public final class PipelineCommand implements Callable<Integer> {
       }
       out.println(JsonWriter.write(d));
     } else {
-      out.printf("%s placement of %s over %s (%d hosts)%n", p.algorithm().toUpperCase(),
+      out.printf("%s placement of %s over %s (%d hosts)%n", p.algorithm().toUpperCase(Locale.ROOT),
           filters, source.describe(), topo.size());
       for (int i = 0; i < pipeline.size(); i++) {
         out.printf("  %-12s %2d cop%s  %s %8.2f Mbit/s  on %s%n", pipeline.filter(i).name(),

@@ -113,6 +113,7 @@ public final class TreeCommand implements Callable<Integer> {
     return 0;
   }
 
+  @SuppressWarnings("ReferenceEquality") // the root node itself, whose ranking is already known
   private void print(TreeNode root, TaskSpec task, SendModel model,
       ChildPriority.Ranking ranking, ThroughputBound.Result bound, ThroughputBound.Result multi,
       ThroughputBound.Result single, Map<Protocol, TaskFarmSimulator.Result> runs,

@@ -121,7 +121,8 @@ public final class Setting<T> {
   /** The command-line flag: the key in kebab case, e.g. {@code --metrics-port}. */
   public String flag() {
     StringBuilder b = new StringBuilder("--");
-    for (char c : key.toCharArray()) {
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
       if (Character.isUpperCase(c)) {
         b.append('-').append(Character.toLowerCase(c));
       } else {

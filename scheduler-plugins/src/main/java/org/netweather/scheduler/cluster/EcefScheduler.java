@@ -41,6 +41,8 @@ public final class EcefScheduler {
       double[] ready, double interMakespan, double makespan) {}
 
   /**
+   * Schedules the broadcast between cluster coordinators, starting at {@code root}.
+   *
    * @param latency L_ij between coordinators
    * @param gap g_ij(m) between coordinators for this message
    * @param intra T_j, each cluster's intra-cluster broadcast time

@@ -25,6 +25,8 @@ public final class HierarchicalBroadcast {
       double makespan) {}
 
   /**
+   * Plans a broadcast of {@code bytes}: a model per cluster, then the schedule between clusters.
+   *
    * @param selectors one per cluster (its candidate models and measurements)
    * @param measurements per cluster, the experiment base (may be empty lists)
    */

@@ -32,8 +32,8 @@ public final class HostChain {
     int best = -1;
     for (int i : candidates) {
       if (best < 0 || model.pointSeconds(i) < model.pointSeconds(best)
-          || model.pointSeconds(i) == model.pointSeconds(best)
-              && model.name(i).compareTo(model.name(best)) < 0) {
+          || (model.pointSeconds(i) == model.pointSeconds(best)
+              && model.name(i).compareTo(model.name(best)) < 0)) {
         best = i;
       }
     }

@@ -75,12 +75,12 @@ public final class JacobiScheduler {
     }
     Arrays.sort(byBound, (x, y) -> Double.compare(bound[x], bound[y]));
     for (int k : byBound) {
-      if (k - 1 > firstGap || best != null && bound[k] >= best.predicted) {
+      if (k - 1 > firstGap || (best != null && bound[k] >= best.predicted)) {
         break;
       }
       plans[k] = evaluate(model, Arrays.copyOf(list, k), comm(links, k), locus, options, best);
       if (plans[k].accepted() && (best == null || plans[k].predicted < best.predicted
-          || plans[k].predicted == best.predicted && k < best.set.length)) {
+          || (plans[k].predicted == best.predicted && k < best.set.length))) {
         best = plans[k];
       }
     }
@@ -243,14 +243,14 @@ public final class JacobiScheduler {
       set = next;
       p = model.pointSeconds(set);
       c = model.commSeconds(set);
-      String unreachable = unreachable(model, set, c);
+      String unreachable = unreachable(model, set);
       if (unreachable != null) {
         return Plan.rejected(set, uncapped, unreachable);
       }
     }
   }
 
-  private static String unreachable(StripModel model, int[] set, double[] c) {
+  private static String unreachable(StripModel model, int[] set) {
     for (int i = 0; i + 1 < set.length; i++) {
       if (Double.isInfinite(model.borderSeconds(set[i], set[i + 1]))) {
         return "no bandwidth forecast between " + model.name(set[i]) + " and "

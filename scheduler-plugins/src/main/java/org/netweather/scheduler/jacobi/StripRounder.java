@@ -97,7 +97,7 @@ public final class StripRounder {
 
   /** Smaller time first; equal times to the earlier strip, so results are deterministic. */
   private static boolean before(int x, int y, double[] key) {
-    return key[x] < key[y] || key[x] == key[y] && x < y;
+    return key[x] < key[y] || (key[x] == key[y] && x < y);
   }
 
   private static double time(long width, int n, double p, double c) {

@@ -96,7 +96,7 @@ public final class BfcScheduler {
               continue;
             }
             double scr = topo.speed(h) * s.computeRate();
-            double bw = inflow(topo, prev, prevOut, h, pair, segment) / bytesPerBuffer;
+            double bw = inflow(topo, prev, h, pair, segment) / bytesPerBuffer;
             double cr = Math.min(Math.min(scr, bw), p);
             if (cr > bestCr + 1e-12) {
               bestCr = cr;
@@ -107,7 +107,7 @@ public final class BfcScheduler {
             under.add(f.name());
             break;
           }
-          take(topo, prev, prevOut, best, bestCr * bytesPerBuffer, pair, segment);
+          take(topo, prev, best, bestCr * bytesPerBuffer, pair, segment);
           free[best] = false;
           used += topo.speed(best);
           mine.add(new Placement.Copy(i, best, topo.name(best), 0, 0, 0, 0));
@@ -137,7 +137,7 @@ public final class BfcScheduler {
   }
 
   /** Remaining bytes/s into h from all producer copies, shared segments counted once. */
-  private static double inflow(Topology topo, List<Placement.Copy> prev, double[] prevOut, int h,
+  private static double inflow(Topology topo, List<Placement.Copy> prev, int h,
       double[][] pair, double[] segment) {
     double[] seg = segment.clone();
     double sum = 0;
@@ -156,7 +156,7 @@ public final class BfcScheduler {
   }
 
   /** Takes {@code bytes}/s into h, spread over producers by what each path can still carry. */
-  private static void take(Topology topo, List<Placement.Copy> prev, double[] prevOut, int h,
+  private static void take(Topology topo, List<Placement.Copy> prev, int h,
       double bytes, double[][] pair, double[] segment) {
     double left = bytes;
     for (int k = 0; k < prev.size() && left > 1e-12; k++) {

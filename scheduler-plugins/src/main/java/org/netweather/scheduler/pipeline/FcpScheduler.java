@@ -66,7 +66,7 @@ public final class FcpScheduler {
           throw new IllegalArgumentException("filter " + f.name() + ": no host can run it "
               + "(no CPU left or no link from its producers)");
         }
-        map(best, s, prev, ps, topo, cpuLeft, bwLeft);
+        map(best, s, prev, cpuLeft, bwLeft);
         mapped[best.host()]++;
         mine.add(best);
       }
@@ -139,7 +139,7 @@ public final class FcpScheduler {
   }
 
   private static void map(Placement.Copy c, FilterStats s, List<Placement.Copy> prev,
-      FilterStats ps, Topology topo, double[] cpuLeft, double[][] bwLeft) {
+      double[] cpuLeft, double[][] bwLeft) {
     double span = Math.max(c.eft() - c.est(), 1e-12);
     double compute = s.cycles() * c.share() * s.computePerCycle();
     // Busy fraction of the host, in speed units, is no longer available to later copies.

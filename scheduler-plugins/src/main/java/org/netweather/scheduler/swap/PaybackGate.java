@@ -9,6 +9,6 @@ package org.netweather.scheduler.swap;
 public record PaybackGate(double theta, double kappa) {
   public boolean accept(double delta, double iterationTime, long remaining, double horizon,
       double cost) {
-    return delta / iterationTime > theta && delta * Math.min(remaining, horizon) > kappa * cost;
+    return delta / iterationTime > theta && delta * Math.min((double) remaining, horizon) > kappa * cost;
   }
 }

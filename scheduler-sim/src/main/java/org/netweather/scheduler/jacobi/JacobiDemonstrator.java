@@ -1,6 +1,7 @@
 package org.netweather.scheduler.jacobi;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -260,6 +261,7 @@ public final class JacobiDemonstrator {
       this.action = action;
     }
 
+    @SuppressWarnings("ThreadPriorityCheck") // yield only after a long spin, to let others run
     void await() throws InterruptedException {
       int gen = generation;
       if (arrived.incrementAndGet() == parties) {
@@ -297,6 +299,7 @@ public final class JacobiDemonstrator {
     JacobiOptions options = JacobiOptions.defaults();
     JacobiSchedule schedule = JacobiScheduler.schedule(snapshot, problem, options);
     StripModel model = new StripModel(snapshot, problem, options.errorMargin());
-    print(run(schedule, model, iterations), new PrintWriter(System.out, true));
+    print(run(schedule, model, iterations),
+        new PrintWriter(System.out, true, Charset.defaultCharset()));
   }
 }

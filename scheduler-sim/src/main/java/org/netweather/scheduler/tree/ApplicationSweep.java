@@ -1,6 +1,7 @@
 package org.netweather.scheduler.tree;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -23,9 +24,9 @@ import java.util.Map;
  */
 public final class ApplicationSweep {
   /** Task sizes of the paper, MB. */
-  public static final double[] SIZES_MB = {2, 5, 10};
+  static final double[] SIZES_MB = {2, 5, 10};
   /** Compute sizes of the paper, diagonals: "six sizes from 1 to 11". */
-  public static final double[] COMPUTES = {1, 3, 5, 7, 9, 11};
+  static final double[] COMPUTES = {1, 3, 5, 7, 9, 11};
 
   private ApplicationSweep() {}
 
@@ -92,6 +93,6 @@ public final class ApplicationSweep {
     System.out.printf("%s, %d tasks, makespan / RootComputes (bnd = steady-state bound, "
         + "M multi-port, S single-port)%n", args[0], tasks);
     print(sweep(root, tasks, TaskFarmSimulator.Settings.defaults()),
-        new PrintWriter(System.out, true));
+        new PrintWriter(System.out, true, Charset.defaultCharset()));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +21,7 @@ class TaskFarmSimulatorTest {
     sweep = ApplicationSweep.sweep(Table4.example(), 1000, DEFAULTS);
     System.out.println("The 18 application types on examples/tree/table4.json, 1000 tasks, "
         + "makespan / RootComputes:");
-    ApplicationSweep.print(sweep, new PrintWriter(System.out, true));
+    ApplicationSweep.print(sweep, new PrintWriter(System.out, true, Charset.defaultCharset()));
   }
 
   @Test

@@ -359,7 +359,7 @@ final class CliqueMember {
     List<String> ring = config.members();
     int pacer = token == null ? -1 : ring.indexOf(token.originator());
     int me = ring.indexOf(self);
-    return (me - Math.max(0, pacer) + ring.size()) % ring.size();
+    return ((long) me - Math.max(0, pacer) + ring.size()) % ring.size();
   }
 
   /**

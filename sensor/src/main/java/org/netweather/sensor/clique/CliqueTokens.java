@@ -12,6 +12,8 @@ public final class CliqueTokens {
   private CliqueTokens() {}
 
   /**
+   * Reads a token from its wire form.
+   *
    * @throws IllegalArgumentException if the message is malformed (no members, holder out of
    *     range, period not positive); the service answers INVALID_ARGUMENT
    */

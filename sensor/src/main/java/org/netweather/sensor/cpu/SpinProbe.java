@@ -24,6 +24,8 @@ import org.netweather.sensor.Ticker;
  */
 public final class SpinProbe implements ActiveCpuProbe {
 
+  // Written, never read: the volatile store keeps the JIT from dropping the spin loop.
+  @SuppressWarnings("UnusedVariable")
   private static volatile long sinkHole;
 
   private final long lengthNanos;

@@ -98,6 +98,7 @@ public final class Delivery implements AutoCloseable {
   }
 
   /** Delivers one batch; returns how many entries it took from the spool. */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // one delivery at a time writes `delivered`
   int deliverOnce() throws IOException {
     List<SpoolEntry> batch = spool.unacknowledged(BATCH);
     if (batch.isEmpty()) {

@@ -50,6 +50,8 @@ public final class SensorServer implements AutoCloseable {
   }
 
   /**
+   * Starts the sensor: its gRPC services, probe server, skills and delivery.
+   *
    * @param channels opens channels to the nameserver, memory-hosts and peer sensors; they are
    *     owned and closed by the server
    */

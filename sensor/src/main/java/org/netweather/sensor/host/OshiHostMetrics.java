@@ -83,7 +83,7 @@ public final class OshiHostMetrics implements HostMetrics {
   @Override
   public double runnableTasks() {
     try {
-      String[] fields = Files.readString(LOADAVG).trim().split("\\s+");
+      String[] fields = Files.readString(LOADAVG).trim().split("\\s+", -1);
       int slash = fields[3].indexOf('/');
       // This process's own running threads (the reader itself, and the JIT compiler or GC
       // threads of a young JVM) are the sensor's overhead, not competitors a new process

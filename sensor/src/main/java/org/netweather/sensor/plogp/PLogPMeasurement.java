@@ -64,6 +64,8 @@ public final class PLogPMeasurement {
   private double g0;
 
   /**
+   * How far a measurement goes: message sizes, precision and caps.
+   *
    * @param eps relative precision of each timing
    * @param maxDiff relative deviation from linear extrapolation that triggers a new size
    * @param maxRepeats cap on repetitions of one timing

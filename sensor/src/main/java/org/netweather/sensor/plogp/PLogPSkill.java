@@ -91,9 +91,10 @@ public final class PLogPSkill implements PeerSeriesSkill {
     for (double size : p.sizes()) {
       long m = (long) size;
       if (m == 0 || Long.bitCount(m) == 1) {
-        extras.put(PREFIX + "gap.m" + m, p.gap(m) * 1e6);
-        extras.put(PREFIX + "os.m" + m, p.sendOverhead(m) * 1e6);
-        extras.put(PREFIX + "or.m" + m, p.receiveOverhead(m) * 1e6);
+        double atM = (double) m;
+        extras.put(PREFIX + "gap.m" + m, p.gap(atM) * 1e6);
+        extras.put(PREFIX + "os.m" + m, p.sendOverhead(atM) * 1e6);
+        extras.put(PREFIX + "or.m" + m, p.receiveOverhead(atM) * 1e6);
       }
     }
     return new Reading(p.latency() * 1e6, "us", bytes, extras);

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.netweather.sensor.Reading;
-import org.netweather.sensor.Ticker;
 
 /**
  * The client's side of a bandwidth train: streams payload into a sink and stops as soon as the
@@ -47,7 +46,6 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
   private static final long RATE_SPAN_NANOS = 50_000_000;
 
   private final ProbeClientOptions options;
-  private final Ticker ticker;
   private final TrainRateEstimator estimator;
   private final CompletableFuture<Reading> result;
   private final long rttNanos;
@@ -70,9 +68,8 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
    *     and may last 16 of them
    */
   BandwidthClientHandler(
-      ProbeClientOptions options, Ticker ticker, long rttNanos, CompletableFuture<Reading> result) {
+      ProbeClientOptions options, long rttNanos, CompletableFuture<Reading> result) {
     this.options = options;
-    this.ticker = ticker;
     long min = Math.min(options.maxTrain().toNanos(),
         Math.max(options.minTrain().toNanos(), 8 * rttNanos));
     this.estimator = new TrainRateEstimator(min, options.tolerance(), 4);

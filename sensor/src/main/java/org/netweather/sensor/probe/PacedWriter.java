@@ -99,6 +99,7 @@ final class PacedWriter {
     }
   }
 
+  @SuppressWarnings("NonAtomicVolatileUpdate") // single writer, see below
   private ChannelFutureListener countOnSuccess(int n) {
     return f -> {
       if (!f.isSuccess()) {

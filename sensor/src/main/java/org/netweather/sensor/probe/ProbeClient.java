@@ -158,7 +158,7 @@ public final class ProbeClient implements AutoCloseable {
             (ch, rtt) ->
                 ch.pipeline()
                     .addLast("marks", new SinkMarkDecoder())
-                    .addLast("train", new BandwidthClientHandler(options, ticker, rtt, result)))
+                    .addLast("train", new BandwidthClientHandler(options, rtt, result)))
         .whenComplete(
             (c, e) -> {
               if (e != null) {

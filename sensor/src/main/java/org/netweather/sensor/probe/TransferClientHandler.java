@@ -61,6 +61,7 @@ final class TransferClientHandler extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  @SuppressWarnings("NonAtomicVolatileUpdate") // single writer, see below
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (msg instanceof ByteBuf buf) {
       // Only the event loop writes this field; volatile lets the experiment thread read it.

@@ -22,7 +22,7 @@ class AdaptiveTimeoutTest {
     assertEquals(120 * S, t.timeoutNanos());
     // err = 20; E = 60 + 0.15 * 20 = 63; D = 0.15 * 20 = 3: 60 + 63 + 6 = 129.
     t.observe(80 * S);
-    assertEquals(129 * S, t.timeoutNanos(), 1000);
+    assertEquals(129.0 * S, (double) t.timeoutNanos(), 1000.0);
     // err = 137; E = 83.55; D = 3 + 0.15 * 134 = 23.1: 189.75 > 150, clamped to 150.
     t.observe(200 * S);
     assertEquals(150 * S, t.timeoutNanos());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import org.netweather.sensor.Reading;
 
 class InterferenceExperimentTest {
 
-  private static final InetSocketAddress PEER = new InetSocketAddress("127.0.0.1", 1);
+  private static final InetSocketAddress PEER = new InetSocketAddress(InetAddress.getLoopbackAddress(), 1);
   private static final double IR = 0.04;
   private static final double LINK_BYTES_PER_S = 10e6;
 
@@ -71,7 +72,7 @@ class InterferenceExperimentTest {
     assertEquals(7.5e6, requested.get(1), 1e4);
     assertEquals(2.5e6, requested.get(3), 1e4);
     // 2 s per phase at 10, 7.5, 5 and 2.5 MB/s; a phase ends with the task that crosses its end.
-    assertEquals(2 * (10 + 7.5 + 5 + 2.5) * 1e6, result.bytes(), 1e6);
+    assertEquals(2 * (10 + 7.5 + 5 + 2.5) * 1e6, (double) result.bytes(), 1e6);
   }
 
   @Test

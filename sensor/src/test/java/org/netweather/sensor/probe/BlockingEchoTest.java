@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -40,7 +41,7 @@ class BlockingEchoTest {
     try (ServerSocket server = new ServerSocket(0)) {
       CompletableFuture<byte[]> hello = peer(server, 3);
       try (BlockingEcho echo = BlockingEcho.open(
-          new InetSocketAddress("127.0.0.1", server.getLocalPort()), Duration.ofSeconds(5),
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), Duration.ofSeconds(5),
           Ticker.system())) {
         assertTrue(echo.takeFresh());
         long[] rtts = echo.ping(3);
@@ -62,9 +63,9 @@ class BlockingEchoTest {
   @Test
   void ping_peerClosesMidProbe_failsWithEof() throws Exception {
     try (ServerSocket server = new ServerSocket(0)) {
-      peer(server, 1);
+      CompletableFuture<byte[]> unused = peer(server, 1);
       try (BlockingEcho echo = BlockingEcho.open(
-          new InetSocketAddress("127.0.0.1", server.getLocalPort()), Duration.ofSeconds(5),
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), Duration.ofSeconds(5),
           Ticker.system())) {
         assertThrows(java.io.IOException.class, () -> echo.ping(3));
       }

@@ -184,7 +184,7 @@ class PLogPHandlersTest {
     ch.runPendingTasks();
 
     assertTrue(second.isCompletedExceptionally());
-    ch.close();
+    ch.close().syncUninterruptibly();
     assertTrue(first.isCompletedExceptionally());
   }
 }

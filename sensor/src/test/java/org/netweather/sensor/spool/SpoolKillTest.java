@@ -39,7 +39,7 @@ class SpoolKillTest {
         new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while (appended.size() < 300 && (line = out.readLine()) != null) {
-        String[] f = line.split(" ");
+        String[] f = line.split(" ", -1);
         if (f[0].equals("append")) {
           appended.put(Long.parseLong(f[1]), Long.parseLong(f[2]));
         } else {

@@ -48,7 +48,7 @@ public final class TraceReader {
    */
   public static Trace read(String name, String source, Reader reader) throws IOException {
     BufferedReader lines =
-        reader instanceof BufferedReader ? (BufferedReader) reader : new BufferedReader(reader);
+        reader instanceof BufferedReader buffered ? buffered : new BufferedReader(reader);
     String header = lines.readLine();
     if (header == null) {
       throw new IllegalArgumentException(source + ": empty file, expected header timestamp,value");
