@@ -10,4 +10,10 @@ public final class NameserverProperties {
   public String dataDir = "nws-data/nameserver";
   /** Host name written into the nameserver's own registration. */
   public String host = "";
+  /** Clique watches (WatchCliques streams) open at once, in all: about one per sensor. */
+  public int maxWatches = 20_000;
+  /** Clique watches one client connection may hold open. */
+  public int maxWatchesPerCaller = 256;
+  /** Clique updates held for a watcher that does not read before its stream is ended. */
+  public int watchQueue = 16;
 }
