@@ -26,8 +26,11 @@ public final class SensorProperties {
   public int cpuPeriodSeconds = 10;
   /** Period of memory.free, seconds. */
   public int memoryPeriodSeconds = 10;
-  /** How often to check the nameserver for this host's cliques, milliseconds. */
-  public long cliquePollMs = 5_000;
+  /**
+   * The nameserver pushes this host's cliques; only if it cannot (too old, or out of watch
+   * slots) are they polled, this often, in milliseconds.
+   */
+  public long cliquePollMs = 30_000;
   /** Spool bound in bytes. */
   public long spoolBytes = 64L << 20;
   /** Allow probes from any address (for tests and `nws probe-server`), not only sensors. */
