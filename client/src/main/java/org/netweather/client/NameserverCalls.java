@@ -1,14 +1,18 @@
 package org.netweather.client;
 
 import io.grpc.Channel;
+import java.util.ArrayList;
 import java.util.List;
 import org.netweather.api.v1.AssignSeriesRequest;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.DeleteCliqueRequest;
+import org.netweather.api.v1.ForgetSeriesRequest;
 import org.netweather.api.v1.HeartbeatRequest;
 import org.netweather.api.v1.HeartbeatResponse;
 import org.netweather.api.v1.ListCliquesRequest;
+import org.netweather.api.v1.ListCliquesResponse;
 import org.netweather.api.v1.ListDirectoryRequest;
+import org.netweather.api.v1.ListDirectoryResponse;
 import org.netweather.api.v1.LookupRequest;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.PutCliqueRequest;
@@ -16,13 +20,15 @@ import org.netweather.api.v1.RegisterRequest;
 import org.netweather.api.v1.RegisterResponse;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SearchRequest;
+import org.netweather.api.v1.SearchResponse;
 import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.api.v1.UnregisterRequest;
 
 /**
  * The nameserver's calls: registrations and leases, search, the series directory and cliques.
  * Register, Unregister, AssignSeries, PutClique and DeleteClique are retried on UNAVAILABLE and
- * DEADLINE_EXCEEDED, as the service documents; the others are tried once.
+ * DEADLINE_EXCEEDED, as the service documents; the others are tried once. Listings come in
+ * pages; the methods returning lists follow them to the end, each page a call of its own.
  */
 public final class NameserverCalls {
   private final NameserverGrpc.NameserverBlockingStub stub;
@@ -58,11 +64,22 @@ public final class NameserverCalls {
     return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).lookup(req));
   }
 
-  /** Live registrations matching an LDAP-style filter such as {@code (kind=memory)}. */
+  /** Every live registration matching an LDAP-style filter such as {@code (kind=memory)}. */
   public List<Registration> search(String filter) {
-    SearchRequest req = SearchRequest.newBuilder().setFilter(filter).build();
-    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).search(req))
-        .getRegistrationsList();
+    List<Registration> out = new ArrayList<>();
+    String token = "";
+    do {
+      SearchResponse page = search(SearchRequest.newBuilder().setFilter(filter)
+          .setPageToken(token).build());
+      out.addAll(page.getRegistrationsList());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    return out;
+  }
+
+  /** One page of a search, for callers that page themselves. */
+  public SearchResponse search(SearchRequest request) {
+    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).search(request));
   }
 
   /** The memory-host of each series, assigning one to new series. */
@@ -72,11 +89,30 @@ public final class NameserverCalls {
         .getAssignmentsList();
   }
 
-  /** The series directory, optionally only series matching {@code pattern}. */
+  /** The whole series directory, optionally only series matching {@code pattern}. */
   public List<SeriesAssignment> directory(String pattern) {
-    ListDirectoryRequest req = ListDirectoryRequest.newBuilder().setPattern(pattern).build();
-    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listSeries(req))
-        .getAssignmentsList();
+    List<SeriesAssignment> out = new ArrayList<>();
+    String token = "";
+    do {
+      ListDirectoryRequest req = ListDirectoryRequest.newBuilder().setPattern(pattern)
+          .setPageToken(token).build();
+      ListDirectoryResponse page = retrier.call(Retrier.NEVER,
+          d -> stub.withDeadline(d).listSeries(req));
+      out.addAll(page.getAssignmentsList());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    return out;
+  }
+
+  /**
+   * Drops the directory entries matching {@code pattern} (on {@code memoryHost} only, unless
+   * empty); how many were dropped.
+   */
+  public long forgetSeries(String pattern, String memoryHost) {
+    ForgetSeriesRequest req = ForgetSeriesRequest.newBuilder().setPattern(pattern)
+        .setMemoryHost(memoryHost).build();
+    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).forgetSeries(req))
+        .getForgotten();
   }
 
   public Clique putClique(Clique clique) {
@@ -93,8 +129,16 @@ public final class NameserverCalls {
 
   /** Clique definitions, optionally only those that include {@code host} (empty: all). */
   public List<Clique> cliques(String host) {
-    ListCliquesRequest req = ListCliquesRequest.newBuilder().setHost(host).build();
-    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listCliques(req))
-        .getCliquesList();
+    List<Clique> out = new ArrayList<>();
+    String token = "";
+    do {
+      ListCliquesRequest req = ListCliquesRequest.newBuilder().setHost(host)
+          .setPageToken(token).build();
+      ListCliquesResponse page = retrier.call(Retrier.NEVER,
+          d -> stub.withDeadline(d).listCliques(req));
+      out.addAll(page.getCliquesList());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    return out;
   }
 }

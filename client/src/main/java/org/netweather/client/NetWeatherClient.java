@@ -255,7 +255,9 @@ public final class NetWeatherClient implements AutoCloseable {
 
   /**
    * Deletes the series matching {@code pattern} on every live memory-host (or, with
-   * {@code dryRun}, lists them), one response per memory-host address.
+   * {@code dryRun}, lists them), one response per memory-host address. Each memory-host that
+   * deleted is then asked off the directory for that pattern, so the series leave the directory
+   * listings too (and a later append assigns them afresh).
    */
   public java.util.Map<String, DeleteSeriesResponse> deleteSeries(String pattern,
       boolean dryRun) {
@@ -265,6 +267,12 @@ public final class NetWeatherClient implements AutoCloseable {
     for (Registration m : search("(kind=memory)")) {
       out.put(m.getAddress(), retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
           .withDeadline(d).deleteSeries(req)));
+      if (!dryRun) {
+        nameserver.forgetSeries(pattern, m.getName());
+      }
+    }
+    if (!dryRun) {
+      locator.clear();
     }
     return out;
   }

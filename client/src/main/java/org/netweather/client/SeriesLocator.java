@@ -41,6 +41,11 @@ final class SeriesLocator {
         .asRuntimeException();
   }
 
+  /** Forgets every remembered address (after series were deleted: they may be placed anew). */
+  void clear() {
+    addressOf.clear();
+  }
+
   /** The address of each series, assigning a memory-host to new ones. */
   Map<String, String> assigned(List<String> series, boolean refresh) {
     Map<String, String> out = new LinkedHashMap<>();

@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * so a kill -9 loses nothing acknowledged; a torn record at the end of the journal (a crash
  * mid-write, never acknowledged) is cut off on load.
  *
+ * <p>Lease renewals are not journaled (see {@link Nameserver}), so the journal grows only with
+ * changes to the state, and the owner compacts it once it outweighs the snapshot
+ * ({@link #journalBytes} against {@link #snapshotBytes}).
+ *
  * <p>Compaction rolls the journal to a new segment, replaces the snapshot with the whole state,
  * then drops the journal segments before it.
  *
@@ -28,11 +32,15 @@ import org.slf4j.LoggerFactory;
  */
 final class Journal implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Journal.class);
+  /** Length and checksum in front of every record, in the log and in the snapshot. */
+  private static final int FRAME_OVERHEAD = 8;
 
   private final Path dir;
   private final Path snapshotFile;
   private RecordLog journal;
   private long frames;
+  private long journalBytes;
+  private long snapshotBytes;
 
   Journal(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -51,13 +59,16 @@ final class Journal implements AutoCloseable {
     List<JournalEntry> entries = new ArrayList<>();
     for (byte[] r : RecordFile.readWhole(snapshotFile)) {
       entries.add(decode(r));
+      snapshotBytes += FRAME_OVERHEAD + r.length;
     }
     journal = RecordLog.open(dir,
         RecordLog.Options.named("journal-").withSync(SyncPolicy.EXPLICIT));
     RecordReader r = journal.read(journal.firstNumber());
     while (r.next()) {
-      entries.add(decode(r.bytes()));
+      byte[] payload = r.bytes();
+      entries.add(decode(payload));
       frames++;
+      journalBytes += FRAME_OVERHEAD + payload.length;
     }
     return entries;
   }
@@ -70,7 +81,9 @@ final class Journal implements AutoCloseable {
   void append(List<? extends JournalEntry> entries, boolean sync) throws IOException {
     List<byte[]> payloads = new ArrayList<>(entries.size());
     for (JournalEntry e : entries) {
-      payloads.add(e.encode());
+      byte[] p = e.encode();
+      payloads.add(p);
+      journalBytes += FRAME_OVERHEAD + p.length;
     }
     journal.append(payloads);
     frames += entries.size();
@@ -84,18 +97,33 @@ final class Journal implements AutoCloseable {
     return frames;
   }
 
+  /** Bytes of the records in the journal since the last snapshot. */
+  long journalBytes() {
+    return journalBytes;
+  }
+
+  /** Bytes of the records in the snapshot. */
+  long snapshotBytes() {
+    return snapshotBytes;
+  }
+
   /** Replaces the snapshot with {@code state} and empties the journal. */
   void compact(List<? extends JournalEntry> state) throws IOException {
     long mark = journal.roll();
     List<byte[]> payloads = new ArrayList<>(state.size());
+    long bytes = 0;
     for (JournalEntry e : state) {
-      payloads.add(e.encode());
+      byte[] p = e.encode();
+      payloads.add(p);
+      bytes += FRAME_OVERHEAD + p.length;
     }
     RecordFile.replace(snapshotFile, payloads);
     // A crash here replays the old journal over the new snapshot: harmless, every entry is
     // idempotent against a state that already holds it.
     journal.dropBefore(mark);
     frames = 0;
+    journalBytes = 0;
+    snapshotBytes = bytes;
   }
 
   @Override

@@ -14,11 +14,12 @@ import org.netweather.api.v1.Registration;
  * <pre>
  *   payload = type:byte, then per type:
  *     REGISTERED      leaseId:utf  ttlMs:long  registration:bytes(proto)
- *     RENEWED         leaseId:utf  expiresMs:long
+ *     RENEWED         leaseId:utf  expiresMs:long   (read from old journals, no longer written)
  *     UNREGISTERED    name:utf
  *     ASSIGNED        series:utf   memoryHost:utf  assignedMs:long
  *     CLIQUE_PUT      clique:bytes(proto)
  *     CLIQUE_DELETED  name:utf
+ *     FORGOTTEN       pattern:utf  memoryHost:utf (empty: any)
  *   bytes = length:int, then that many bytes
  * </pre>
  */
@@ -29,6 +30,7 @@ sealed interface JournalEntry {
   byte ASSIGNED = 4;
   byte CLIQUE_PUT = 5;
   byte CLIQUE_DELETED = 6;
+  byte FORGOTTEN = 7;
 
   record Registered(String leaseId, long ttlMs, Registration registration)
       implements JournalEntry {}
@@ -42,6 +44,9 @@ sealed interface JournalEntry {
   record CliquePut(Clique clique) implements JournalEntry {}
 
   record CliqueDeleted(String name) implements JournalEntry {}
+
+  /** Directory entries matching a series pattern (and, if not empty, on one memory-host). */
+  record Forgotten(String pattern, String memoryHost) implements JournalEntry {}
 
   default byte[] encode() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
@@ -69,6 +74,10 @@ sealed interface JournalEntry {
       } else if (this instanceof CliqueDeleted c) {
         out.writeByte(CLIQUE_DELETED);
         out.writeUTF(c.name());
+      } else if (this instanceof Forgotten f) {
+        out.writeByte(FORGOTTEN);
+        out.writeUTF(f.pattern());
+        out.writeUTF(f.memoryHost());
       }
     } catch (IOException e) {
       throw new IllegalStateException(e); // cannot happen in memory
@@ -92,6 +101,8 @@ sealed interface JournalEntry {
           return new CliquePut(Clique.parseFrom(readBytes(in)));
         case CLIQUE_DELETED:
           return new CliqueDeleted(in.readUTF());
+        case FORGOTTEN:
+          return new Forgotten(in.readUTF(), in.readUTF());
         default:
           throw new IOException("unknown journal entry type " + type);
       }

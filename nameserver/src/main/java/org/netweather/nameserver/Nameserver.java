@@ -10,10 +10,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SeriesAssignment;
@@ -22,6 +23,7 @@ import org.netweather.model.SeriesPattern;
 import org.netweather.nameserver.JournalEntry.Assigned;
 import org.netweather.nameserver.JournalEntry.CliqueDeleted;
 import org.netweather.nameserver.JournalEntry.CliquePut;
+import org.netweather.nameserver.JournalEntry.Forgotten;
 import org.netweather.nameserver.JournalEntry.Registered;
 import org.netweather.nameserver.JournalEntry.Renewed;
 import org.netweather.nameserver.JournalEntry.Unregistered;
@@ -32,9 +34,24 @@ import org.netweather.nameserver.JournalEntry.Unregistered;
  * {@link IllegalArgumentException} with a message naming the field, and changes nothing.
  *
  * <p>The directory keeps a series on its memory-host while that host's lease is live, and
- * gives series without a live memory-host to the live one holding the fewest series. After a
- * restart, every lease that was live when the nameserver stopped gets one more full TTL, so
- * daemons have time to heartbeat again before anything moves.
+ * gives series without a live memory-host to the live one holding the fewest series.
+ *
+ * <p>Leases. A heartbeat only moves an expiry in memory: it writes nothing, forces nothing and
+ * allocates nothing beyond its messages, because at thousands of sensors heartbeats are nearly
+ * all the nameserver's work and a renewal is worth nothing after a restart anyway. On opening,
+ * every lease held is granted one full TTL from then (or its recorded expiry, if later), so
+ * daemons have time to heartbeat again before anything moves; the price is that a daemon that
+ * died shortly before the nameserver stopped stays listed for one more TTL. Registrations,
+ * unregistrations, assignments and cliques are journaled and forced before they are answered.
+ *
+ * <p>Compaction. The journal is folded into a new snapshot once it outweighs
+ * {@link #COMPACT_FACTOR} times the snapshot (and at least {@code compactMinBytes}), so the
+ * files on disk follow the live state, not its history: a register/unregister churn costs at
+ * most a few snapshots' worth.
+ *
+ * <p>Clique watches. {@link #watchCliques} hands a host's cliques to a sink at once and after
+ * every change to them, under this object's lock, so a sink sees the changes in order; sinks
+ * must not block.
  *
  * <p>Thread-safety: every public method is synchronized; the state is small and the journal
  * write is the only slow step.
@@ -44,74 +61,98 @@ public final class Nameserver implements AutoCloseable {
   static final long MIN_TTL_SECONDS = 1;
   static final long MAX_TTL_SECONDS = 86_400;
   static final int MAX_SERIES_PER_CALL = 10_000;
-  private static final long COMPACT_AFTER_FRAMES = 10_000;
+  /** The journal is compacted once it weighs this many times the snapshot... */
+  static final int COMPACT_FACTOR = 2;
+  /** ...and at least this much, so a small state is not rewritten after every few changes. */
+  static final long DEFAULT_COMPACT_MIN_BYTES = 4L << 20;
 
   private final Clock clock;
   private final Journal journal;
-  private final Map<String, Lease> byName = new HashMap<>();
-  private final Map<String, String> nameByLease = new HashMap<>();
+  private final long compactMinBytes;
+  /** By name, sorted for paged search. */
+  private final TreeMap<String, Lease> byName = new TreeMap<>();
+  private final Map<String, Lease> byLease = new HashMap<>();
   private final TreeMap<String, Assigned> assignments = new TreeMap<>();
   private final Map<String, Integer> seriesCount = new HashMap<>();
   private final TreeMap<String, Clique> cliques = new TreeMap<>();
+  private final Map<String, List<Consumer<List<Clique>>>> cliqueWatchers = new HashMap<>();
 
-  private record Lease(String leaseId, long ttlMs, Registration registration) {
-    Lease withExpiry(long expiresMs) {
-      return new Lease(leaseId, ttlMs, registration.toBuilder().setExpiresMs(expiresMs).build());
+  /** A registration and its lease; the expiry moves in place on every heartbeat. */
+  private static final class Lease {
+    final String leaseId;
+    final long ttlMs;
+    /** As registered; its expires_ms is brought up to date when it is handed out. */
+    private Registration registration;
+    long expiresMs;
+
+    Lease(String leaseId, long ttlMs, Registration registration) {
+      this.leaseId = leaseId;
+      this.ttlMs = ttlMs;
+      this.registration = registration;
+      this.expiresMs = registration.getExpiresMs();
+    }
+
+    String name() {
+      return registration.getName();
+    }
+
+    Registration registration() {
+      if (registration.getExpiresMs() != expiresMs) {
+        registration = registration.toBuilder().setExpiresMs(expiresMs).build();
+      }
+      return registration;
+    }
+
+    /** For matching and addresses: every field but the expiry is current. */
+    Registration stale() {
+      return registration;
     }
 
     boolean liveAt(long now) {
-      return registration.getExpiresMs() > now;
+      return expiresMs > now;
     }
   }
 
-  private Nameserver(Clock clock, Journal journal) {
+  private Nameserver(Clock clock, Journal journal, long compactMinBytes) {
     this.clock = clock;
     this.journal = journal;
+    this.compactMinBytes = compactMinBytes;
   }
 
   /** Opens (or creates) the state kept in {@code dir}. */
   public static Nameserver open(Path dir, Clock clock) throws IOException {
+    return open(dir, clock, DEFAULT_COMPACT_MIN_BYTES);
+  }
+
+  /** As {@link #open(Path, Clock)}, compacting once the journal passes {@code compactMinBytes}. */
+  static Nameserver open(Path dir, Clock clock, long compactMinBytes) throws IOException {
     Journal journal = new Journal(dir);
-    Nameserver ns = new Nameserver(clock, journal);
+    Nameserver ns = new Nameserver(clock, journal, compactMinBytes);
     ns.replay(journal.load());
     return ns;
   }
 
   private void replay(List<JournalEntry> entries) {
-    long lastActivity = 0;
     for (JournalEntry e : entries) {
       apply(e);
-      if (e instanceof Registered r) {
-        lastActivity = Math.max(lastActivity, r.registration().getRegisteredMs());
-      } else if (e instanceof Renewed r) {
-        String name = nameByLease.get(r.leaseId());
-        if (name != null) {
-          lastActivity = Math.max(lastActivity, r.expiresMs() - byName.get(name).ttlMs());
-        }
-      } else if (e instanceof Assigned a) {
-        lastActivity = Math.max(lastActivity, a.assignedMs());
-      }
     }
+    // Renewals were never written: whatever is held gets a full TTL to heartbeat again.
     long now = clock.millis();
-    for (Lease l : new ArrayList<>(byName.values())) {
-      if (l.liveAt(lastActivity)) {
-        long expires = Math.max(l.registration().getExpiresMs(), now + l.ttlMs());
-        byName.put(l.registration().getName(), l.withExpiry(expires));
-      } else {
-        remove(l.registration().getName());
-      }
+    for (Lease l : byName.values()) {
+      l.expiresMs = Math.max(l.expiresMs, now + l.ttlMs);
     }
   }
 
   private void apply(JournalEntry e) {
     if (e instanceof Registered r) {
       remove(r.registration().getName());
-      byName.put(r.registration().getName(), new Lease(r.leaseId(), r.ttlMs(), r.registration()));
-      nameByLease.put(r.leaseId(), r.registration().getName());
+      Lease l = new Lease(r.leaseId(), r.ttlMs(), r.registration());
+      byName.put(l.name(), l);
+      byLease.put(l.leaseId, l);
     } else if (e instanceof Renewed r) {
-      String name = nameByLease.get(r.leaseId());
-      if (name != null) {
-        byName.put(name, byName.get(name).withExpiry(r.expiresMs()));
+      Lease l = byLease.get(r.leaseId());
+      if (l != null) {
+        l.expiresMs = r.expiresMs();
       }
     } else if (e instanceof Unregistered u) {
       remove(u.name());
@@ -125,13 +166,24 @@ public final class Nameserver implements AutoCloseable {
       cliques.put(c.clique().getName(), c.clique());
     } else if (e instanceof CliqueDeleted c) {
       cliques.remove(c.name());
+    } else if (e instanceof Forgotten f) {
+      SeriesPattern p = SeriesPattern.parse(f.pattern());
+      var it = assignments.values().iterator();
+      while (it.hasNext()) {
+        Assigned a = it.next();
+        if (p.matches(a.series())
+            && (f.memoryHost().isEmpty() || f.memoryHost().equals(a.memoryHost()))) {
+          it.remove();
+          seriesCount.merge(a.memoryHost(), -1, Integer::sum);
+        }
+      }
     }
   }
 
   private boolean remove(String name) {
     Lease old = byName.remove(name);
     if (old != null) {
-      nameByLease.remove(old.leaseId());
+      byLease.remove(old.leaseId);
     }
     return old != null;
   }
@@ -140,16 +192,42 @@ public final class Nameserver implements AutoCloseable {
     if (entries.isEmpty()) {
       return;
     }
+    Set<String> cliqueHosts = new TreeSet<>();
+    for (JournalEntry e : entries) {
+      if (e instanceof CliquePut c) {
+        cliqueHosts.addAll(c.clique().getMembersList());
+        membersOf(c.clique().getName(), cliqueHosts);
+      } else if (e instanceof CliqueDeleted c) {
+        membersOf(c.name(), cliqueHosts);
+      }
+    }
     try {
       journal.append(entries, sync);
       for (JournalEntry e : entries) {
         apply(e);
       }
-      if (journal.journalFrames() > COMPACT_AFTER_FRAMES) {
+      if (journal.journalBytes()
+          > Math.max(compactMinBytes, COMPACT_FACTOR * journal.snapshotBytes())) {
         journal.compact(stateEntries());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("nameserver state could not be written", e);
+    }
+    for (String host : cliqueHosts) {
+      List<Consumer<List<Clique>>> sinks = cliqueWatchers.get(host);
+      if (sinks != null) {
+        List<Clique> now = cliques(host);
+        for (Consumer<List<Clique>> sink : List.copyOf(sinks)) {
+          sink.accept(now);
+        }
+      }
+    }
+  }
+
+  private void membersOf(String clique, Set<String> into) {
+    Clique old = cliques.get(clique);
+    if (old != null) {
+      into.addAll(old.getMembersList());
     }
   }
 
@@ -158,7 +236,7 @@ public final class Nameserver implements AutoCloseable {
     long now = clock.millis();
     for (Lease l : byName.values()) {
       if (l.liveAt(now)) {
-        state.add(new Registered(l.leaseId(), l.ttlMs(), l.registration()));
+        state.add(new Registered(l.leaseId, l.ttlMs, l.registration()));
       }
     }
     state.addAll(assignments.values());
@@ -183,20 +261,22 @@ public final class Nameserver implements AutoCloseable {
     return entry;
   }
 
-  /** Extends a live lease by its TTL; empty if the lease is unknown or expired. */
-  public synchronized OptionalLong heartbeat(String leaseId) {
+  /**
+   * Extends a live lease by its TTL from now, in memory only (see the class comment).
+   *
+   * @return the new expiry, or 0 if the lease is unknown or has expired
+   */
+  public synchronized long heartbeat(String leaseId) {
     if (leaseId == null || leaseId.isEmpty()) {
       throw new IllegalArgumentException("lease_id is empty");
     }
-    String name = nameByLease.get(leaseId);
+    Lease l = byLease.get(leaseId);
     long now = clock.millis();
-    if (name == null || !byName.get(name).liveAt(now)) {
-      return OptionalLong.empty();
+    if (l == null || !l.liveAt(now)) {
+      return 0;
     }
-    long expires = now + byName.get(name).ttlMs();
-    // Not forced: after a crash every live lease gets a fresh TTL anyway.
-    commit(List.of(new Renewed(leaseId, expires)), false);
-    return OptionalLong.of(expires);
+    l.expiresMs = now + l.ttlMs;
+    return l.expiresMs;
   }
 
   /** Removes a registration; false if there was no live one. */
@@ -218,14 +298,15 @@ public final class Nameserver implements AutoCloseable {
 
   /** Live registrations matching {@code filter}, sorted by name. */
   public synchronized List<Registration> search(Filter filter) {
+    return search(filter, "", Integer.MAX_VALUE).items();
+  }
+
+  /** One page of {@link #search(Filter)}, after {@code pageToken} (empty: the first page). */
+  public synchronized Page<Registration> search(Filter filter, String pageToken, int pageSize) {
     long now = clock.millis();
-    TreeMap<String, Registration> out = new TreeMap<>();
-    for (Lease l : byName.values()) {
-      if (l.liveAt(now) && filter.matches(RegistrationRules.searchable(l.registration()))) {
-        out.put(l.registration().getName(), l.registration());
-      }
-    }
-    return new ArrayList<>(out.values());
+    return Page.of(byName, pageToken, pageSize,
+        l -> l.liveAt(now) && filter.matches(RegistrationRules.searchable(l.stale())),
+        Lease::registration);
   }
 
   /**
@@ -247,12 +328,12 @@ public final class Nameserver implements AutoCloseable {
     long now = clock.millis();
     List<Lease> live = new ArrayList<>();
     for (Lease l : byName.values()) {
-      if (l.liveAt(now) && MEMORY_KIND.equals(l.registration().getKind())) {
+      if (l.liveAt(now) && MEMORY_KIND.equals(l.stale().getKind())) {
         live.add(l);
       }
     }
     Set<String> liveNames = new HashSet<>();
-    live.forEach(l -> liveNames.add(l.registration().getName()));
+    live.forEach(l -> liveNames.add(l.name()));
     Map<String, Assigned> fresh = new HashMap<>();
     Map<String, Integer> load = new HashMap<>(seriesCount);
     for (String s : series) {
@@ -265,12 +346,12 @@ public final class Nameserver implements AutoCloseable {
       }
       Lease target = null;
       for (Lease l : live) {
-        if (target == null || load.getOrDefault(l.registration().getName(), 0)
-            < load.getOrDefault(target.registration().getName(), 0)) {
+        if (target == null
+            || load.getOrDefault(l.name(), 0) < load.getOrDefault(target.name(), 0)) {
           target = l;
         }
       }
-      String host = target.registration().getName();
+      String host = target.name();
       load.merge(host, 1, Integer::sum);
       if (a != null) {
         load.merge(a.memoryHost(), -1, Integer::sum);
@@ -304,14 +385,42 @@ public final class Nameserver implements AutoCloseable {
 
   /** The directory, optionally filtered by a series pattern. */
   public synchronized List<SeriesAssignment> directory(String pattern) {
+    return directory(pattern, "", Integer.MAX_VALUE).items();
+  }
+
+  /** One page of {@link #directory(String)}, after {@code pageToken} (empty: the first). */
+  public synchronized Page<SeriesAssignment> directory(String pattern, String pageToken,
+      int pageSize) {
     SeriesPattern p = pattern == null || pattern.isEmpty() ? null : SeriesPattern.parse(pattern);
-    List<SeriesAssignment> out = new ArrayList<>();
+    return Page.of(assignments, pageToken, pageSize, a -> p == null || p.matches(a.series()),
+        this::toProto);
+  }
+
+  /**
+   * Drops the directory entries matching {@code pattern} and, unless {@code memoryHost} is
+   * empty, assigned to it.
+   *
+   * @return how many were dropped
+   */
+  public synchronized long forget(String pattern, String memoryHost) {
+    if (pattern == null || pattern.isEmpty()) {
+      throw new IllegalArgumentException("pattern is empty; use * to forget every series");
+    }
+    SeriesPattern p = SeriesPattern.parse(pattern);
+    String host = memoryHost == null ? "" : memoryHost;
+    if (!host.isEmpty()) {
+      RegistrationRules.checkName(host);
+    }
+    long n = 0;
     for (Assigned a : assignments.values()) {
-      if (p == null || p.matches(a.series())) {
-        out.add(toProto(a));
+      if (p.matches(a.series()) && (host.isEmpty() || host.equals(a.memoryHost()))) {
+        n++;
       }
     }
-    return out;
+    if (n > 0) {
+      commit(List.of(new Forgotten(pattern, host)), true);
+    }
+    return n;
   }
 
   private SeriesAssignment toProto(Assigned a) {
@@ -319,7 +428,7 @@ public final class Nameserver implements AutoCloseable {
     return SeriesAssignment.newBuilder()
         .setSeries(a.series())
         .setMemoryHost(a.memoryHost())
-        .setAddress(l != null && l.liveAt(clock.millis()) ? l.registration().getAddress() : "")
+        .setAddress(l != null && l.liveAt(clock.millis()) ? l.stale().getAddress() : "")
         .setAssignedMs(a.assignedMs())
         .build();
   }
@@ -339,20 +448,48 @@ public final class Nameserver implements AutoCloseable {
     return true;
   }
 
+  /** Clique definitions, sorted by name; those including {@code host} unless it is empty. */
   public synchronized List<Clique> cliques(String host) {
+    return cliques(host, "", Integer.MAX_VALUE).items();
+  }
+
+  /** One page of {@link #cliques(String)}, after {@code pageToken} (empty: the first). */
+  public synchronized Page<Clique> cliques(String host, String pageToken, int pageSize) {
+    checkHost(host);
+    boolean all = host == null || host.isEmpty();
+    return Page.of(cliques, pageToken, pageSize,
+        c -> all || c.getMembersList().contains(host), c -> c);
+  }
+
+  private static void checkHost(String host) {
     if (host != null && !host.isEmpty()) {
       String p = SeriesName.nameProblem("host", host);
       if (p != null) {
         throw new IllegalArgumentException(p);
       }
     }
-    List<Clique> out = new ArrayList<>();
-    for (Clique c : cliques.values()) {
-      if (host == null || host.isEmpty() || c.getMembersList().contains(host)) {
-        out.add(c);
-      }
+  }
+
+  /**
+   * Gives {@code sink} the cliques including {@code host} now, and again after every change to
+   * them, until the returned handle is closed. The sink runs under this object's lock and must
+   * not block.
+   */
+  public synchronized AutoCloseable watchCliques(String host, Consumer<List<Clique>> sink) {
+    if (host == null || host.isEmpty()) {
+      throw new IllegalArgumentException("host is empty");
     }
-    return out;
+    checkHost(host);
+    cliqueWatchers.computeIfAbsent(host, h -> new ArrayList<>()).add(sink);
+    sink.accept(cliques(host));
+    return () -> {
+      synchronized (this) {
+        List<Consumer<List<Clique>>> sinks = cliqueWatchers.get(host);
+        if (sinks != null && sinks.remove(sink) && sinks.isEmpty()) {
+          cliqueWatchers.remove(host);
+        }
+      }
+    };
   }
 
   @Override

@@ -18,13 +18,26 @@ public final class NameserverProperties {
   public static final Setting<String> HOST = Setting.text("host", "",
       "Host name written into the nameserver's own registration; empty means this machine's.");
 
+  public static final Setting<Integer> MAX_WATCHES = Setting.integer("maxWatches", 20_000,
+      "Clique watches (WatchCliques streams) open at once, in all: about one per sensor.")
+      .atLeast(1);
+  public static final Setting<Integer> MAX_WATCHES_PER_CALLER = Setting.integer(
+      "maxWatchesPerCaller", 256, "Clique watches one client connection may hold open.")
+      .atLeast(1);
+  public static final Setting<Integer> WATCH_QUEUE = Setting.integer("watchQueue", 16,
+      "Clique updates held for a watcher that does not read before its stream is ended.")
+      .atLeast(1);
+
   public static final ConfigSchema SCHEMA = ConfigSchema.of("nameserver", PORT, METRICS_PORT,
-      DATA_DIR, HOST);
+      DATA_DIR, HOST, MAX_WATCHES, MAX_WATCHES_PER_CALLER, WATCH_QUEUE);
 
   public final int port;
   public final int metricsPort;
   public final String dataDir;
   public final String host;
+  public final int maxWatches;
+  public final int maxWatchesPerCaller;
+  public final int watchQueue;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -37,6 +50,9 @@ public final class NameserverProperties {
     metricsPort = values.get(METRICS_PORT);
     dataDir = values.get(DATA_DIR);
     host = values.get(HOST);
+    maxWatches = values.get(MAX_WATCHES);
+    maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
+    watchQueue = values.get(WATCH_QUEUE);
   }
 
   /** Every setting at its default. */

@@ -37,7 +37,7 @@ public final class NameserverServer implements AutoCloseable {
       // Closed before the state: a scrape never reads a closed one.
       daemon.own(NameserverMetrics.gauges(daemon.name(), ns));
       ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
-      daemon.serve(List.of(new NameserverService(ns)));
+      daemon.serve(List.of(new NameserverService(ns, props)));
       String host = Daemon.host(props.host);
       Registration self = daemon.registration("nameserver", host, host).build();
       ns.register(self, SELF_TTL_SECONDS);

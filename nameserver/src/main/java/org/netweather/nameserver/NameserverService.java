@@ -1,11 +1,25 @@
 package org.netweather.nameserver;
 
+import io.grpc.BindableService;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import org.netweather.api.v1.AssignSeriesRequest;
 import org.netweather.api.v1.AssignSeriesResponse;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.DeleteCliqueRequest;
 import org.netweather.api.v1.DeleteCliqueResponse;
+import org.netweather.api.v1.ForgetSeriesRequest;
+import org.netweather.api.v1.ForgetSeriesResponse;
 import org.netweather.api.v1.HeartbeatRequest;
 import org.netweather.api.v1.HeartbeatResponse;
 import org.netweather.api.v1.ListCliquesRequest;
@@ -20,17 +34,48 @@ import org.netweather.api.v1.RegisterResponse;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SearchRequest;
 import org.netweather.api.v1.SearchResponse;
+import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.api.v1.UnregisterRequest;
 import org.netweather.api.v1.UnregisterResponse;
+import org.netweather.api.v1.WatchCliquesRequest;
+import org.netweather.api.v1.WatchCliquesResponse;
 import org.netweather.nameserver.JournalEntry.Registered;
 import org.netweather.runtime.Statuses;
 
-/** The {@code netweather.v1.Nameserver} gRPC service over a {@link Nameserver}. */
-public final class NameserverService extends NameserverGrpc.NameserverImplBase {
-  private final Nameserver ns;
+/**
+ * The {@code netweather.v1.Nameserver} gRPC service over a {@link Nameserver}. Clique watches
+ * are bounded by {@link WatchLimits}, a caller being one client connection.
+ */
+public final class NameserverService implements NameserverGrpc.AsyncService, BindableService {
+  /** The remote address of the call's connection, set by {@link #bindService()}. */
+  private static final Context.Key<String> CALLER = Context.key("netweather-caller");
 
+  private final Nameserver ns;
+  private final WatchLimits watchLimits;
+  private final int watchQueue;
+
+  /** With the default watch limits of {@link NameserverProperties}. */
   public NameserverService(Nameserver ns) {
+    this(ns, NameserverProperties.defaults());
+  }
+
+  public NameserverService(Nameserver ns, NameserverProperties props) {
     this.ns = ns;
+    this.watchLimits = new WatchLimits(props.maxWatches, props.maxWatchesPerCaller);
+    this.watchQueue = props.watchQueue;
+  }
+
+  @Override
+  public ServerServiceDefinition bindService() {
+    return ServerInterceptors.intercept(NameserverGrpc.bindService(this), new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+          ServerCallHandler<Q, R> next) {
+        Context ctx = Context.current().withValue(CALLER,
+            String.valueOf(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR)));
+        return Contexts.interceptCall(ctx, call, headers, next);
+      }
+    });
   }
 
   @Override
@@ -49,10 +94,21 @@ public final class NameserverService extends NameserverGrpc.NameserverImplBase {
 
   @Override
   public void heartbeat(HeartbeatRequest req, StreamObserver<HeartbeatResponse> out) {
-    Statuses.respond(out, () -> HeartbeatResponse.newBuilder()
-        .setExpiresMs(ns.heartbeat(req.getLeaseId()).orElseThrow(() -> Statuses.notFound(
-            "lease '" + req.getLeaseId() + "' is unknown or expired; register again")))
-        .build());
+    // The hot path at scale: no lambda, no boxing, just the reply.
+    long expires;
+    try {
+      expires = ns.heartbeat(req.getLeaseId());
+    } catch (RuntimeException e) {
+      out.onError(Statuses.toStatus(e));
+      return;
+    }
+    if (expires == 0) {
+      out.onError(Statuses.notFound(
+          "lease '" + req.getLeaseId() + "' is unknown or expired; register again"));
+      return;
+    }
+    out.onNext(HeartbeatResponse.newBuilder().setExpiresMs(expires).build());
+    out.onCompleted();
   }
 
   @Override
@@ -69,9 +125,12 @@ public final class NameserverService extends NameserverGrpc.NameserverImplBase {
 
   @Override
   public void search(SearchRequest req, StreamObserver<SearchResponse> out) {
-    Statuses.respond(out, () -> SearchResponse.newBuilder()
-        .addAllRegistrations(ns.search(Filter.parse(req.getFilter())))
-        .build());
+    Statuses.respond(out, () -> {
+      Page<Registration> p = ns.search(Filter.parse(req.getFilter()), req.getPageToken(),
+          req.getPageSize());
+      return SearchResponse.newBuilder().addAllRegistrations(p.items())
+          .setNextPageToken(p.nextToken()).build();
+    });
   }
 
   @Override
@@ -89,8 +148,18 @@ public final class NameserverService extends NameserverGrpc.NameserverImplBase {
 
   @Override
   public void listSeries(ListDirectoryRequest req, StreamObserver<ListDirectoryResponse> out) {
-    Statuses.respond(out, () -> ListDirectoryResponse.newBuilder()
-        .addAllAssignments(ns.directory(req.getPattern()))
+    Statuses.respond(out, () -> {
+      Page<SeriesAssignment> p = ns.directory(req.getPattern(), req.getPageToken(),
+          req.getPageSize());
+      return ListDirectoryResponse.newBuilder().addAllAssignments(p.items())
+          .setNextPageToken(p.nextToken()).build();
+    });
+  }
+
+  @Override
+  public void forgetSeries(ForgetSeriesRequest req, StreamObserver<ForgetSeriesResponse> out) {
+    Statuses.respond(out, () -> ForgetSeriesResponse.newBuilder()
+        .setForgotten(ns.forget(req.getPattern(), req.getMemoryHost()))
         .build());
   }
 
@@ -108,8 +177,44 @@ public final class NameserverService extends NameserverGrpc.NameserverImplBase {
 
   @Override
   public void listCliques(ListCliquesRequest req, StreamObserver<ListCliquesResponse> out) {
-    Statuses.respond(out, () -> ListCliquesResponse.newBuilder()
-        .addAllCliques(ns.cliques(req.getHost()))
-        .build());
+    Statuses.respond(out, () -> {
+      Page<Clique> p = ns.cliques(req.getHost(), req.getPageToken(), req.getPageSize());
+      return ListCliquesResponse.newBuilder().addAllCliques(p.items())
+          .setNextPageToken(p.nextToken()).build();
+    });
+  }
+
+  @Override
+  public void watchCliques(WatchCliquesRequest req, StreamObserver<WatchCliquesResponse> out) {
+    String caller = CALLER.get() == null ? "unknown" : CALLER.get();
+    String refused = watchLimits.acquire(caller);
+    if (refused != null) {
+      out.onError(Status.RESOURCE_EXHAUSTED.withDescription(refused + "; poll ListCliques "
+          + "instead, or watch again later").asRuntimeException());
+      return;
+    }
+    CliqueStream stream = new CliqueStream(
+        (ServerCallStreamObserver<WatchCliquesResponse>) out, watchQueue);
+    AutoCloseable watch;
+    try {
+      watch = ns.watchCliques(req.getHost(), stream);
+    } catch (RuntimeException e) {
+      watchLimits.release(caller);
+      out.onError(Statuses.toStatus(e));
+      return;
+    }
+    stream.onEnd(() -> {
+      watchLimits.release(caller);
+      try {
+        watch.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e); // the handle only unlinks the sink
+      }
+    });
+  }
+
+  /** Clique watches open now. */
+  int openWatches() {
+    return watchLimits.open();
   }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SearchRequest;
+import org.netweather.api.v1.SearchResponse;
 
 /**
  * Finds the hosts of a cluster: those configured, plus every sensor registered with
@@ -28,15 +29,20 @@ final class HostDiscovery {
   List<String> hosts(List<String> known) {
     TreeSet<String> out = new TreeSet<>(configured);
     try {
-      for (Registration r : nameserver.withDeadlineAfter(3, TimeUnit.SECONDS)
-          .search(SearchRequest.newBuilder()
-              .setFilter("(&(kind=sensor)(cluster=" + cluster + "))").build())
-          .getRegistrationsList()) {
-        String host = r.getAttributesOrDefault("host", "");
-        if (!host.isEmpty()) {
-          out.add(host);
+      String token = "";
+      do { // the nameserver answers in pages
+        SearchResponse page = nameserver.withDeadlineAfter(3, TimeUnit.SECONDS)
+            .search(SearchRequest.newBuilder()
+                .setFilter("(&(kind=sensor)(cluster=" + cluster + "))").setPageToken(token)
+                .build());
+        for (Registration r : page.getRegistrationsList()) {
+          String host = r.getAttributesOrDefault("host", "");
+          if (!host.isEmpty()) {
+            out.add(host);
+          }
         }
-      }
+        token = page.getNextPageToken();
+      } while (!token.isEmpty());
     } catch (StatusRuntimeException e) {
       out.addAll(known);
     }

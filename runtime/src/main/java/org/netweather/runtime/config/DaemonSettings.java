@@ -39,7 +39,12 @@ public final class DaemonSettings {
   }
 
   public static Setting<Integer> ttlSeconds() {
-    return Setting.integer("ttlSeconds", 10,
+    return ttlSeconds(10);
+  }
+
+  /** The lease TTL with a daemon's own default. */
+  public static Setting<Integer> ttlSeconds(int defaultSeconds) {
+    return Setting.integer("ttlSeconds", defaultSeconds,
         "Lease TTL in seconds of the registration with the nameserver.").atLeast(1);
   }
 

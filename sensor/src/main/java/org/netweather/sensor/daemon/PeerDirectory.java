@@ -3,6 +3,8 @@ package org.netweather.sensor.daemon;
 import io.grpc.Channel;
 import io.grpc.StatusRuntimeException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SearchRequest;
+import org.netweather.api.v1.SearchResponse;
 import org.netweather.runtime.Addresses;
 
 /**
@@ -32,9 +35,16 @@ final class PeerDirectory {
   void refresh() {
     try {
       Map<String, Peer> fresh = new ConcurrentHashMap<>();
-      for (Registration r : nameserver.withDeadlineAfter(3, TimeUnit.SECONDS)
-          .search(SearchRequest.newBuilder().setFilter("(kind=sensor)").build())
-          .getRegistrationsList()) {
+      List<Registration> sensors = new ArrayList<>();
+      String token = "";
+      do { // the nameserver answers in pages
+        SearchResponse page = nameserver.withDeadlineAfter(3, TimeUnit.SECONDS)
+            .search(SearchRequest.newBuilder().setFilter("(kind=sensor)").setPageToken(token)
+                .build());
+        sensors.addAll(page.getRegistrationsList());
+        token = page.getNextPageToken();
+      } while (!token.isEmpty());
+      for (Registration r : sensors) {
         String host = r.getAttributesOrDefault("host", "");
         String probe = r.getAttributesOrDefault("probe", "");
         if (host.isEmpty() || probe.isEmpty()) {

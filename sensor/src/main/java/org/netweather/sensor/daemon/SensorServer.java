@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Activity;
 import org.netweather.api.v1.Registration;
@@ -109,9 +108,8 @@ public final class SensorServer implements AutoCloseable {
           .setPeriodSeconds(props.cpuPeriodSeconds).build());
       activities.start(Activity.newBuilder().setName("memory").setSkill("memory.free")
           .setPeriodSeconds(props.memoryPeriodSeconds).build());
-      CliqueWatcher watcher = new CliqueWatcher(host, ns, cliques, peers);
-      scheduler.scheduleWithFixedDelay(watcher::poll, 0, props.cliquePollMs,
-          TimeUnit.MILLISECONDS);
+      daemon.own(new CliqueWatcher(host, ns, cliques, peers, scheduler, props.cliquePollMs))
+          .start();
       return new SensorServer(daemon, spool, delivery, probe.port());
     });
   }
