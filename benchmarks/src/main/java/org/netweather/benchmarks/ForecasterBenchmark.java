@@ -43,29 +43,29 @@ import org.netweather.nameserver.NameserverService;
 import org.netweather.runtime.NamedThreadFactory;
 
 /**
- * The forecaster's CPU cost per measurement, end to end: a memory-host (store and gRPC service on
- * a loopback port) is fed at a fixed rate over N series, and a forecaster in the same process
- * finds it through a nameserver, follows its watch stream and serves forecasts. The process's
- * CPU time per appended measurement is measured first without the forecaster (feeder,
- * memory-host, nameserver) and then with it; the difference is the forecaster's cost. One client
- * watches the forecasts of about 1% of the series over gRPC, as a proxy does, and reports the
- * delay from a measurement's timestamp (the wall clock when it was appended) to its forecast
- * arriving.
+ * The forecaster's CPU cost per measurement, end to end: a memory-host (store and gRPC service on a
+ * loopback port) is fed at a fixed rate over N series, and a forecaster in the same process finds
+ * it through a nameserver, follows its watch stream and serves forecasts. The process's CPU time
+ * per appended measurement is measured first without the forecaster (feeder, memory-host,
+ * nameserver) and then with it; the difference is the forecaster's cost. One client watches the
+ * forecasts of about 1% of the series over gRPC, as a proxy does, and reports the delay from a
+ * measurement's timestamp (the wall clock when it was appended) to its forecast arriving.
  *
  * <pre>
  *   benchmarks/run ForecasterBenchmark [SERIES [RATE [SECONDS [HISTORY [BATCH]]]]]
  *   BENCH_JAVA_OPTS='-Xms4g -Xmx4g' benchmarks/run ForecasterBenchmark 100000 9500 30 200
  * </pre>
  *
- * <p>Defaults: 20 000 series, 2 000 measurements/s in appends of 5 series each, 30 s per
- * phase, 200 stored points per series before the forecaster starts. Also printed: the time from the forecaster's start until every
- * series has a forecast (warm-up from the stored history), and RSS and heap after GC per series
- * (the heap is sized by the JVM options; fix it with -Xms = -Xmx so RSS means something).
+ * <p>Defaults: 20 000 series, 2 000 measurements/s in appends of 5 series each, 30 s per phase, 200
+ * stored points per series before the forecaster starts. Also printed: the time from the
+ * forecaster's start until every series has a forecast (warm-up from the stored history), and RSS
+ * and heap after GC per series (the heap is sized by the JVM options; fix it with -Xms = -Xmx so
+ * RSS means something).
  *
  * <p>Results (2-vCPU VM shared with four other builds, so process-level differences are noisy;
  * OpenJDK 17, -Xms3g -Xmx3g; {@code ForecasterBenchmark 20000 2000 20 200 5}), the forecaster
- * before batch ingest (one Measurement object and snapshot per point, whole-history warm-up)
- * and after:
+ * before batch ingest (one Measurement object and snapshot per point, whole-history warm-up) and
+ * after:
  *
  * <pre>
  *                                         before        after
@@ -76,10 +76,10 @@ import org.netweather.runtime.NamedThreadFactory;
  *   heap after GC per series              20.8 KiB      20.6 KiB
  * </pre>
  *
- * <p>The memory-host's background work after the prefill moves the process baselines by more
- * than the forecaster costs, hence the attribution by thread; GC is in neither figure. RSS per
- * series here mixes in the memory-host's heap growth: see {@code forecast.SeriesMemory} for the
- * forecaster alone (24.2 KiB RSS, 20.5 KiB heap per series at 100 000 series, -Xms4g -Xmx4g).
+ * <p>The memory-host's background work after the prefill moves the process baselines by more than
+ * the forecaster costs, hence the attribution by thread; GC is in neither figure. RSS per series
+ * here mixes in the memory-host's heap growth: see {@code forecast.SeriesMemory} for the forecaster
+ * alone (24.2 KiB RSS, 20.5 KiB heap per series at 100 000 series, -Xms4g -Xmx4g).
  */
 public final class ForecasterBenchmark {
   private static final long TICK_MS = 100;
@@ -93,34 +93,52 @@ public final class ForecasterBenchmark {
     int history = args.length > 3 ? Integer.parseInt(args[3]) : 200;
     int batch = args.length > 4 ? Integer.parseInt(args[4]) : 5;
     Path dir = Files.createTempDirectory("nws-fc-bench");
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "forecaster benchmark: %d series, %d measurements/s in appends of %d, %d s per phase,"
-            + " %d points of history (%d cores, max heap %d MiB)%n", series, rate, batch, seconds,
+            + " %d points of history (%d cores, max heap %d MiB)%n",
+        series,
+        rate,
+        batch,
+        seconds,
         history,
-        Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        Runtime.getRuntime().availableProcessors(),
+        Runtime.getRuntime().maxMemory() >> 20);
     String[] names = new String[series];
     for (int i = 0; i < series; i++) {
-      names[i] = (i % 2 == 0 ? "tcp.latency:h" + (i / 40) + "->g" + (i % 40)
-          : "cpu.availability:h" + i);
+      names[i] =
+          (i % 2 == 0 ? "tcp.latency:h" + (i / 40) + "->g" + (i % 40) : "cpu.availability:h" + i);
     }
     ExecutorService watchPool = Executors.newFixedThreadPool(2);
     ScheduledExecutorService feeder = Executors.newSingleThreadScheduledExecutor();
     List<AutoCloseable> closing = new ArrayList<>();
     try {
-      MeasurementStore store = MeasurementStore.open(StoreOptions.defaults(dir.resolve("mem"))
-          .withRawPoints(1_000).withLimits(2_000_000, 1_000_000, 100_000_000), Clock.systemUTC(),
-          watchPool);
+      MeasurementStore store =
+          MeasurementStore.open(
+              StoreOptions.defaults(dir.resolve("mem"))
+                  .withRawPoints(1_000)
+                  .withLimits(2_000_000, 1_000_000, 100_000_000),
+              Clock.systemUTC(),
+              watchPool);
       closing.add(store);
-      Server mem = NettyServerBuilder.forPort(0)
-          .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+      Server mem =
+          NettyServerBuilder.forPort(0)
+              .addService(new MemoryHostService(store, Clock.systemUTC()))
+              .build()
+              .start();
       closing.add(() -> mem.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
       Nameserver ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
       closing.add(ns);
-      Server nsServer = NettyServerBuilder.forPort(0).addService(new NameserverService(ns))
-          .build().start();
+      Server nsServer =
+          NettyServerBuilder.forPort(0).addService(new NameserverService(ns)).build().start();
       closing.add(() -> nsServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
-      ns.register(Registration.newBuilder().setName("memory@bench").setKind("memory")
-          .setAddress("localhost:" + mem.getPort()).build(), 3600);
+      ns.register(
+          Registration.newBuilder()
+              .setName("memory@bench")
+              .setKind("memory")
+              .setAddress("localhost:" + mem.getPort())
+              .build(),
+          3600);
       ManagedChannel memChannel = plaintext("localhost:" + mem.getPort());
       closing.add(memChannel::shutdownNow);
       MemoryHostGrpc.MemoryHostBlockingStub appender = MemoryHostGrpc.newBlockingStub(memChannel);
@@ -133,38 +151,45 @@ public final class ForecasterBenchmark {
       // Let the memory-host digest the history (compactions, archives) before measuring.
       Thread.sleep(20_000);
       Phase baseline = Phase.measure(feed, seconds);
-      System.out.printf(Locale.ROOT, "baseline (memory-host, nameserver, feeder): %s%n",
-          baseline);
+      System.out.printf(Locale.ROOT, "baseline (memory-host, nameserver, feeder): %s%n", baseline);
 
       long rssBefore = rssBytes();
       long heapBefore = heapAfterGc();
-      ForecasterProperties props = ForecasterProperties.defaults()
-          .with(ForecasterProperties.PORT, 0)
-          .with(ForecasterProperties.NAMESERVER, "localhost:" + nsServer.getPort())
-          .with(ForecasterProperties.HOST, "localhost")
-          .with(ForecasterProperties.DISCOVERY_MS, 500L);
+      ForecasterProperties props =
+          ForecasterProperties.defaults()
+              .with(ForecasterProperties.PORT, 0)
+              .with(ForecasterProperties.NAMESERVER, "localhost:" + nsServer.getPort())
+              .with(ForecasterProperties.HOST, "localhost")
+              .with(ForecasterProperties.DISCOVERY_MS, 500L);
       long startNs = System.nanoTime();
       boolean[] stopped = new boolean[1];
-      ForecasterServer forecaster = ForecasterServer.start(props, NettyServerBuilder.forPort(0)
-          .executor(FC_EXECUTOR).bossEventLoopGroup(FC_LOOPS).workerEventLoopGroup(FC_LOOPS)
-          .channelType(NioServerSocketChannel.class), ForecasterBenchmark::forecasterChannel);
-      closing.add(() -> {
-        if (forecaster.getPort() >= 0 && !stopped[0]) {
-          forecaster.close();
-        }
-      });
+      ForecasterServer forecaster =
+          ForecasterServer.start(
+              props,
+              NettyServerBuilder.forPort(0)
+                  .executor(FC_EXECUTOR)
+                  .bossEventLoopGroup(FC_LOOPS)
+                  .workerEventLoopGroup(FC_LOOPS)
+                  .channelType(NioServerSocketChannel.class),
+              ForecasterBenchmark::forecasterChannel);
+      closing.add(
+          () -> {
+            if (forecaster.getPort() >= 0 && !stopped[0]) {
+              forecaster.close();
+            }
+          });
       while (forecaster.forecasts().size() < series) {
         Thread.sleep(50);
       }
       double warmS = (System.nanoTime() - startNs) / 1e9;
-      System.out.printf(Locale.ROOT, "warm-up: every series forecast %.1f s after start%n",
-          warmS);
+      System.out.printf(Locale.ROOT, "warm-up: every series forecast %.1f s after start%n", warmS);
 
       Delays delays = new Delays();
       ManagedChannel fcChannel = plaintext("localhost:" + forecaster.getPort());
       closing.add(fcChannel::shutdownNow);
-      ForecasterGrpc.newStub(fcChannel).watchForecasts(GetForecastsRequest.newBuilder()
-          .addSeries("cpu.availability:h*1").build(), delays);
+      ForecasterGrpc.newStub(fcChannel)
+          .watchForecasts(
+              GetForecastsRequest.newBuilder().addSeries("cpu.availability:h*1").build(), delays);
       Thread.sleep(5_000);
       delays.reset();
       Phase with = Phase.measure(feed, seconds);
@@ -172,9 +197,11 @@ public final class ForecasterBenchmark {
       System.out.printf(Locale.ROOT, "append-to-forecast delay %s%n", delays.summary());
       long rssAfter = rssBytes();
       long heapAfter = heapAfterGc();
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "forecaster memory per series: RSS %.1f KiB, heap after GC %.1f KiB%n",
-          (rssAfter - rssBefore) / 1024.0 / series, (heapAfter - heapBefore) / 1024.0 / series);
+          (rssAfter - rssBefore) / 1024.0 / series,
+          (heapAfter - heapBefore) / 1024.0 / series);
       stopped[0] = true;
       forecaster.close();
       fcChannel.shutdownNow();
@@ -182,9 +209,13 @@ public final class ForecasterBenchmark {
       Phase after = Phase.measure(feed, seconds);
       System.out.printf(Locale.ROOT, "baseline again, forecaster stopped:         %s%n", after);
       double base = (baseline.usPerMeasurement() + after.usPerMeasurement()) / 2;
-      System.out.printf(Locale.ROOT, "forecaster: %.1f us CPU per measurement (process CPU less"
-          + " the mean of the two baselines, %.1f and %.1f apart); its own threads %.1f us%n",
-          with.usPerMeasurement() - base, baseline.usPerMeasurement(), after.usPerMeasurement(),
+      System.out.printf(
+          Locale.ROOT,
+          "forecaster: %.1f us CPU per measurement (process CPU less"
+              + " the mean of the two baselines, %.1f and %.1f apart); its own threads %.1f us%n",
+          with.usPerMeasurement() - base,
+          baseline.usPerMeasurement(),
+          after.usPerMeasurement(),
           with.forecasterThreadsUs());
     } finally {
       feeder.shutdownNow();
@@ -202,14 +233,18 @@ public final class ForecasterBenchmark {
 
   // The forecaster's threads have names of their own, so that their CPU can be told apart from
   // the memory-host's in this process (GC threads remain shared).
-  private static final ExecutorService FC_EXECUTOR = Executors.newCachedThreadPool(
-      new NamedThreadFactory("fc-grpc"));
-  private static final NioEventLoopGroup FC_LOOPS = new NioEventLoopGroup(2,
-      new NamedThreadFactory("fc-netty"));
+  private static final ExecutorService FC_EXECUTOR =
+      Executors.newCachedThreadPool(new NamedThreadFactory("fc-grpc"));
+  private static final NioEventLoopGroup FC_LOOPS =
+      new NioEventLoopGroup(2, new NamedThreadFactory("fc-netty"));
 
   static ManagedChannel forecasterChannel(String address) {
-    return NettyChannelBuilder.forTarget(address).usePlaintext().executor(FC_EXECUTOR)
-        .eventLoopGroup(FC_LOOPS).channelType(NioSocketChannel.class).build();
+    return NettyChannelBuilder.forTarget(address)
+        .usePlaintext()
+        .executor(FC_EXECUTOR)
+        .eventLoopGroup(FC_LOOPS)
+        .channelType(NioSocketChannel.class)
+        .build();
   }
 
   static ManagedChannel plaintext(String address) {
@@ -217,16 +252,16 @@ public final class ForecasterBenchmark {
   }
 
   /** Stores {@code history} points per series, 10 s apart, ending before {@code now}. */
-  private static void prefill(MemoryHostGrpc.MemoryHostBlockingStub stub, String[] names,
-      int history, long now) {
+  private static void prefill(
+      MemoryHostGrpc.MemoryHostBlockingStub stub, String[] names, int history, long now) {
     long first = now - (history + 1) * 10_000L;
     AppendRequest.Builder req = AppendRequest.newBuilder();
     int points = 0;
     for (int s = 0; s < names.length; s++) {
       SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(names[s]);
       for (int i = 0; i < history; i++) {
-        sp.addPoints(Measurement.newBuilder().setTimestampMs(first + i * 10_000L)
-            .setValue(value(s, i)));
+        sp.addPoints(
+            Measurement.newBuilder().setTimestampMs(first + i * 10_000L).setValue(value(s, i)));
       }
       req.addBatches(sp);
       points += history;
@@ -244,9 +279,9 @@ public final class ForecasterBenchmark {
   }
 
   /**
-   * Appends rate / 10 measurements every 100 ms, round robin over the series, in concurrent
-   * appends of {@code batch} series each, as many sensors delivering small batches do (the
-   * memory-host then publishes many small watch messages, the forecaster's hard case).
+   * Appends rate / 10 measurements every 100 ms, round robin over the series, in concurrent appends
+   * of {@code batch} series each, as many sensors delivering small batches do (the memory-host then
+   * publishes many small watch messages, the forecaster's hard case).
    */
   private static final class Feeder implements Runnable {
     private final MemoryHostGrpc.MemoryHostFutureStub stub;
@@ -278,8 +313,11 @@ public final class ForecasterBenchmark {
           next = (next + 1) % names.length;
           long ts = Math.max(now, lastTs[s] + 1);
           lastTs[s] = ts;
-          req.addBatches(SeriesPoints.newBuilder().setSeries(names[s]).addPoints(
-              Measurement.newBuilder().setTimestampMs(ts).setValue(value(s, step++))));
+          req.addBatches(
+              SeriesPoints.newBuilder()
+                  .setSeries(names[s])
+                  .addPoints(
+                      Measurement.newBuilder().setTimestampMs(ts).setValue(value(s, step++))));
         }
         calls.add(stub.withDeadlineAfter(10, TimeUnit.SECONDS).append(req.build()));
       }
@@ -320,8 +358,9 @@ public final class ForecasterBenchmark {
       java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
       java.util.Map<Long, Long> out = new java.util.HashMap<>();
       for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
-        if (info != null && (info.getThreadName().startsWith("fc-")
-            || info.getThreadName().startsWith("forecaster-"))) {
+        if (info != null
+            && (info.getThreadName().startsWith("fc-")
+                || info.getThreadName().startsWith("forecaster-"))) {
           out.put(info.getThreadId(), mx.getThreadCpuTime(info.getThreadId()));
         }
       }
@@ -338,8 +377,12 @@ public final class ForecasterBenchmark {
 
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "%.2f cores, %.0f measurements/s, %.1f us CPU each",
-          cpuS / wallS, measurements / wallS, usPerMeasurement());
+      return String.format(
+          Locale.ROOT,
+          "%.2f cores, %.0f measurements/s, %.1f us CPU each",
+          cpuS / wallS,
+          measurements / wallS,
+          usPerMeasurement());
     }
   }
 
@@ -375,9 +418,13 @@ public final class ForecasterBenchmark {
       }
       List<Long> sorted = new ArrayList<>(delays);
       sorted.sort(null);
-      return String.format(Locale.ROOT, "p50 %d ms, p99 %d ms, max %d ms (%d updates)",
-          sorted.get(sorted.size() / 2), sorted.get(sorted.size() * 99 / 100),
-          sorted.get(sorted.size() - 1), sorted.size());
+      return String.format(
+          Locale.ROOT,
+          "p50 %d ms, p99 %d ms, max %d ms (%d updates)",
+          sorted.get(sorted.size() / 2),
+          sorted.get(sorted.size() * 99 / 100),
+          sorted.get(sorted.size() - 1),
+          sorted.size());
     }
   }
 

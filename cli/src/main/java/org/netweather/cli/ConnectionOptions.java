@@ -9,11 +9,16 @@ public final class ConnectionOptions {
   /** Environment variable naming the nameserver, {@code host:port}. */
   public static final String ENV = "NWS_NAMESERVER";
 
-  @Option(names = "--nameserver", paramLabel = "HOST:PORT",
+  @Option(
+      names = "--nameserver",
+      paramLabel = "HOST:PORT",
       description = "Nameserver address (default: $" + ENV + " or localhost:8090).")
   String nameserver;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
       description = "Deadline for each call (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds;
 

@@ -18,8 +18,8 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Turns failures into one line on stderr and an exit status: 2 for what the user typed, 1 for
- * what NetWeather answered or could not answer. No stack traces for either.
+ * Turns failures into one line on stderr and an exit status: 2 for what the user typed, 1 for what
+ * NetWeather answered or could not answer. No stack traces for either.
  */
 public final class ErrorHandler implements IExecutionExceptionHandler {
   public static final int USAGE = 2;
@@ -41,11 +41,15 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
       if (s.getCode() == Status.Code.UNAVAILABLE
           && find(s.getCause(), UnknownHostException.class) != null) {
         // Nothing to start: the address itself is wrong.
-        what = "cannot reach NetWeather (" + s.getCause().getMessage()
-            + "); check --nameserver or $NWS_NAMESERVER";
+        what =
+            "cannot reach NetWeather ("
+                + s.getCause().getMessage()
+                + "); check --nameserver or $NWS_NAMESERVER";
       } else if (s.getCode() == Status.Code.UNAVAILABLE && s.getCause() != null) {
-        what = "cannot reach NetWeather (" + s.getCause().getMessage()
-            + "); is it running? (bin/nws up)";
+        what =
+            "cannot reach NetWeather ("
+                + s.getCause().getMessage()
+                + "); is it running? (bin/nws up)";
       } else if (s.getCode() == Status.Code.DEADLINE_EXCEEDED) {
         what = "no answer before the deadline (--timeout)";
       }
@@ -58,8 +62,14 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
       // directory the user named) is bad input; a daemon's own file is a failure.
       String path = fileError.getMessage();
       boolean named = path != null && named(parsed, path);
-      cmd.getErr().println(prefix + (named ? "" : "cannot open ") + path
-          + (fileError instanceof NoSuchFileException ? ": no such file" : ": permission denied"));
+      cmd.getErr()
+          .println(
+              prefix
+                  + (named ? "" : "cannot open ")
+                  + path
+                  + (fileError instanceof NoSuchFileException
+                      ? ": no such file"
+                      : ": permission denied"));
       return named ? USAGE : FAILED;
     }
     String inUse = portInUse(e, cmd);
@@ -68,8 +78,8 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
   }
 
   /**
-   * The full command, e.g. {@code nws clique create}, for the start of error lines. Tests may
-   * run a subcommand such as {@code schedule} as the root; it is still one of nws's.
+   * The full command, e.g. {@code nws clique create}, for the start of error lines. Tests may run a
+   * subcommand such as {@code schedule} as the root; it is still one of nws's.
    */
   public static String commandPath(CommandLine cmd) {
     String path = cmd.getCommandSpec().qualifiedName();
@@ -90,8 +100,8 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
   }
 
   /**
-   * A daemon's port already taken: gRPC and Netty only say "Address already in use". Names the
-   * port and, when the command has one, the option that picks another.
+   * A daemon's port already taken: gRPC and Netty only say "Address already in use". Names the port
+   * and, when the command has one, the option that picks another.
    */
   private static String portInUse(Throwable e, CommandLine cmd) {
     if (find(e, BindException.class) == null && !mentions(e, "Address already in use")) {
@@ -105,15 +115,21 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
     if (port == null) {
       return describe(e) + " (address already in use)";
     }
-    List<OptionSpec> portOptions = cmd.getCommandSpec().options().stream()
-        .filter(o -> o.longestName().endsWith("port")).toList();
+    List<OptionSpec> portOptions =
+        cmd.getCommandSpec().options().stream()
+            .filter(o -> o.longestName().endsWith("port"))
+            .toList();
     String p = port;
-    String flag = portOptions.stream()
-        .filter(o -> p.equals(String.valueOf(o.<Object>getValue())))
-        .map(OptionSpec::longestName).findFirst()
-        // The port came from --config or a default: only a lone port option is surely it.
-        .orElse(portOptions.size() == 1 ? portOptions.get(0).longestName() : null);
-    return "port " + port + " is already in use (by another nws?)"
+    String flag =
+        portOptions.stream()
+            .filter(o -> p.equals(String.valueOf(o.<Object>getValue())))
+            .map(OptionSpec::longestName)
+            .findFirst()
+            // The port came from --config or a default: only a lone port option is surely it.
+            .orElse(portOptions.size() == 1 ? portOptions.get(0).longestName() : null);
+    return "port "
+        + port
+        + " is already in use (by another nws?)"
         + (flag == null ? "" : "; " + flag + " picks another");
   }
 

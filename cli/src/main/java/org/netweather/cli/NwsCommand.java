@@ -34,37 +34,46 @@ import picocli.CommandLine.Spec;
  * forecasts, a one-off probe, and {@code nws schedule} with every scheduler plugin found on the
  * class path ({@code schedule}).
  */
-@Command(name = "nws", mixinStandardHelpOptions = true, version = "NetWeather 0.1.0",
+@Command(
+    name = "nws",
+    mixinStandardHelpOptions = true,
+    version = "NetWeather 0.1.0",
     // Every subcommand gets --help and --version.
     scope = ScopeType.INHERIT,
     description = "NetWeather: measure, store and forecast what a new job would get.",
     subcommands = {
-        UpCommand.class,
-        NameserverCommand.class,
-        MemoryCommand.class,
-        ForecasterCommand.class,
-        ProxyCommand.class,
-        SensorCommand.class,
-        ProbeCommand.class,
-        ProbeServerCommand.class,
-        CliqueCommand.class,
-        HostsCommand.class,
-        HostsCommand.SearchCommand.class,
-        SeriesCommand.class,
-        HistoryCommand.class,
-        PutCommand.class,
-        ForecastCommand.class,
-        EvaluateCommand.class,
-        SnapshotCommand.class,
-        StatusCommand.class,
-        ScheduleCommand.class,
-        ConfigCommand.class,
+      UpCommand.class,
+      NameserverCommand.class,
+      MemoryCommand.class,
+      ForecasterCommand.class,
+      ProxyCommand.class,
+      SensorCommand.class,
+      ProbeCommand.class,
+      ProbeServerCommand.class,
+      CliqueCommand.class,
+      HostsCommand.class,
+      HostsCommand.SearchCommand.class,
+      SeriesCommand.class,
+      HistoryCommand.class,
+      PutCommand.class,
+      ForecastCommand.class,
+      EvaluateCommand.class,
+      SnapshotCommand.class,
+      StatusCommand.class,
+      ScheduleCommand.class,
+      ConfigCommand.class,
     })
 public final class NwsCommand implements Callable<Integer> {
   /** Commands that run daemons: their logs, gRPC's included, are the daemon's record. */
-  private static final Set<Class<?>> DAEMONS = Set.of(UpCommand.class, NameserverCommand.class,
-      MemoryCommand.class, ForecasterCommand.class, ProxyCommand.class, SensorCommand.class,
-      ProbeServerCommand.class);
+  private static final Set<Class<?>> DAEMONS =
+      Set.of(
+          UpCommand.class,
+          NameserverCommand.class,
+          MemoryCommand.class,
+          ForecasterCommand.class,
+          ProxyCommand.class,
+          SensorCommand.class,
+          ProbeServerCommand.class);
 
   /** Plugins that were top-level commands before {@code nws schedule} held them all. */
   private static final List<String> OLD_TOP_LEVEL = List.of("cluster", "swap");
@@ -84,22 +93,27 @@ public final class NwsCommand implements Callable<Integer> {
 
   /** The configured command line, for {@code main} and for tests with captured output. */
   public static CommandLine commandLine() {
-    CommandLine cmd = new CommandLine(new NwsCommand())
-        .setExecutionExceptionHandler(new ErrorHandler())
-        .setParameterExceptionHandler((ex, args) -> {
-          String path = ErrorHandler.commandPath(ex.getCommandLine());
-          ex.getCommandLine().getErr().println(path + ": " + ex.getMessage());
-          ex.getCommandLine().getErr().println("(" + path + " --help for usage)");
-          return ErrorHandler.USAGE;
-        });
+    CommandLine cmd =
+        new CommandLine(new NwsCommand())
+            .setExecutionExceptionHandler(new ErrorHandler())
+            .setParameterExceptionHandler(
+                (ex, args) -> {
+                  String path = ErrorHandler.commandPath(ex.getCommandLine());
+                  ex.getCommandLine().getErr().println(path + ": " + ex.getMessage());
+                  ex.getCommandLine().getErr().println("(" + path + " --help for usage)");
+                  return ErrorHandler.USAGE;
+                });
     // Hidden aliases, so `nws cluster ...` and `nws swap ...` typed before still work.
     for (String name : OLD_TOP_LEVEL) {
-      ScheduleCommand.registry().provider(name).map(SchedulerPluginProvider::newCommand)
-          .ifPresent(command -> {
-            CommandLine alias = new CommandLine(command);
-            alias.getCommandSpec().usageMessage().hidden(true);
-            cmd.addSubcommand(name, alias);
-          });
+      ScheduleCommand.registry()
+          .provider(name)
+          .map(SchedulerPluginProvider::newCommand)
+          .ifPresent(
+              command -> {
+                CommandLine alias = new CommandLine(command);
+                alias.getCommandSpec().usageMessage().hidden(true);
+                cmd.addSubcommand(name, alias);
+              });
     }
     return cmd;
   }

@@ -88,57 +88,74 @@ class ErrorHandlerTest {
 
   @Test
   void wrapperWithAMessage_keepsIt() {
-    assertEquals(1, fail(new UncheckedIOException("swap dispatcher at h:8065: Connection refused",
-        new ConnectException("Connection refused"))));
-    assertEquals("nws group leaf: swap dispatcher at h:8065: Connection refused\n",
-        err.toString());
+    assertEquals(
+        1,
+        fail(
+            new UncheckedIOException(
+                "swap dispatcher at h:8065: Connection refused",
+                new ConnectException("Connection refused"))));
+    assertEquals("nws group leaf: swap dispatcher at h:8065: Connection refused\n", err.toString());
   }
 
   @Test
   void noMessageAtAll_saysSoWithoutTheClassName() {
     assertEquals(1, fail(new NullPointerException()));
-    assertEquals("nws group leaf: internal error without a message (a NetWeather bug; please "
-        + "report it)\n", err.toString());
+    assertEquals(
+        "nws group leaf: internal error without a message (a NetWeather bug; please "
+            + "report it)\n",
+        err.toString());
   }
 
   @Test
   void missingFile_theUserNamed_namesItExitTwo() {
-    assertEquals(2, fail(new NoSuchFileException("/nonexistent.csv"), "--file",
-        "/nonexistent.csv"));
+    assertEquals(
+        2, fail(new NoSuchFileException("/nonexistent.csv"), "--file", "/nonexistent.csv"));
     assertEquals("nws group leaf: /nonexistent.csv: no such file\n", err.toString());
   }
 
   @Test
   void unreadableFile_inADirectoryTheUserNamed_exitTwo() {
-    assertEquals(2, fail(new UncheckedIOException(new AccessDeniedException("/root/d/t.csv")),
-        "--file", "/root/d"));
+    assertEquals(
+        2,
+        fail(
+            new UncheckedIOException(new AccessDeniedException("/root/d/t.csv")),
+            "--file",
+            "/root/d"));
     assertEquals("nws group leaf: /root/d/t.csv: permission denied\n", err.toString());
   }
 
   @Test
   void missingFile_ofTheDaemonsOwn_isAFailureExitOne() {
     // Nothing on the command line names it: the daemon's own state, not bad input.
-    assertEquals(1, fail(new NoSuchFileException("/var/lib/nws/wal/segment-1"), "--file",
-        "/tmp/other.csv"));
-    assertEquals("nws group leaf: cannot open /var/lib/nws/wal/segment-1: no such file\n",
-        err.toString());
+    assertEquals(
+        1, fail(new NoSuchFileException("/var/lib/nws/wal/segment-1"), "--file", "/tmp/other.csv"));
+    assertEquals(
+        "nws group leaf: cannot open /var/lib/nws/wal/segment-1: no such file\n", err.toString());
   }
 
   @Test
   void portInUse_namesThePortAndTheOptionSetToIt() {
-    Exception grpc = new IOException("Failed to bind to address 0.0.0.0/0.0.0.0:18061",
-        new IOException("bind(..) failed with error(-98): Address already in use"));
+    Exception grpc =
+        new IOException(
+            "Failed to bind to address 0.0.0.0/0.0.0.0:18061",
+            new IOException("bind(..) failed with error(-98): Address already in use"));
     assertEquals(1, fail(grpc, "--port", "18060", "--probe-port", "18061"));
-    assertEquals("nws group leaf: port 18061 is already in use (by another nws?); --probe-port "
-        + "picks another\n", err.toString());
+    assertEquals(
+        "nws group leaf: port 18061 is already in use (by another nws?); --probe-port "
+            + "picks another\n",
+        err.toString());
   }
 
   @Test
   void portInUse_fromAnOptionsDefault_namesThatOption() {
-    Exception probe = new IOException("cannot bind probe server to 0.0.0.0/0.0.0.0:8061",
-        new java.net.BindException("Address already in use"));
+    Exception probe =
+        new IOException(
+            "cannot bind probe server to 0.0.0.0/0.0.0.0:8061",
+            new java.net.BindException("Address already in use"));
     assertEquals(1, fail(probe));
-    assertEquals("nws group leaf: port 8061 is already in use (by another nws?); --probe-port "
-        + "picks another\n", err.toString());
+    assertEquals(
+        "nws group leaf: port 8061 is already in use (by another nws?); --probe-port "
+            + "picks another\n",
+        err.toString());
   }
 }

@@ -27,8 +27,8 @@ import org.netweather.api.v1.UnregisterRequest;
 /**
  * The nameserver's calls: registrations and leases, search, the series directory and cliques.
  * Register, Unregister, AssignSeries, PutClique and DeleteClique are retried on UNAVAILABLE and
- * DEADLINE_EXCEEDED, as the service documents; the others are tried once. Listings come in
- * pages; the methods returning lists follow them to the end, each page a call of its own.
+ * DEADLINE_EXCEEDED, as the service documents; the others are tried once. Listings come in pages;
+ * the methods returning lists follow them to the end, each page a call of its own.
  */
 public final class NameserverCalls {
   private final NameserverGrpc.NameserverBlockingStub stub;
@@ -41,8 +41,11 @@ public final class NameserverCalls {
 
   /** Registers (or re-registers) {@code registration} for a lease of {@code ttlSeconds}. */
   public RegisterResponse register(Registration registration, long ttlSeconds) {
-    RegisterRequest req = RegisterRequest.newBuilder().setRegistration(registration)
-        .setTtlSeconds(ttlSeconds).build();
+    RegisterRequest req =
+        RegisterRequest.newBuilder()
+            .setRegistration(registration)
+            .setTtlSeconds(ttlSeconds)
+            .build();
     return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).register(req));
   }
 
@@ -55,7 +58,8 @@ public final class NameserverCalls {
   /** Removes a registration; whether a live one was removed. */
   public boolean unregister(String name) {
     UnregisterRequest req = UnregisterRequest.newBuilder().setName(name).build();
-    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).unregister(req))
+    return retrier
+        .call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).unregister(req))
         .getRemoved();
   }
 
@@ -69,8 +73,8 @@ public final class NameserverCalls {
     List<Registration> out = new ArrayList<>();
     String token = "";
     do {
-      SearchResponse page = search(SearchRequest.newBuilder().setFilter(filter)
-          .setPageToken(token).build());
+      SearchResponse page =
+          search(SearchRequest.newBuilder().setFilter(filter).setPageToken(token).build());
       out.addAll(page.getRegistrationsList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());
@@ -85,7 +89,8 @@ public final class NameserverCalls {
   /** The memory-host of each series, assigning one to new series. */
   public List<SeriesAssignment> assign(List<String> series) {
     AssignSeriesRequest req = AssignSeriesRequest.newBuilder().addAllSeries(series).build();
-    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).assignSeries(req))
+    return retrier
+        .call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).assignSeries(req))
         .getAssignmentsList();
   }
 
@@ -94,10 +99,10 @@ public final class NameserverCalls {
     List<SeriesAssignment> out = new ArrayList<>();
     String token = "";
     do {
-      ListDirectoryRequest req = ListDirectoryRequest.newBuilder().setPattern(pattern)
-          .setPageToken(token).build();
-      ListDirectoryResponse page = retrier.call(Retrier.NEVER,
-          d -> stub.withDeadline(d).listSeries(req));
+      ListDirectoryRequest req =
+          ListDirectoryRequest.newBuilder().setPattern(pattern).setPageToken(token).build();
+      ListDirectoryResponse page =
+          retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listSeries(req));
       out.addAll(page.getAssignmentsList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());
@@ -109,9 +114,10 @@ public final class NameserverCalls {
    * empty); how many were dropped.
    */
   public long forgetSeries(String pattern, String memoryHost) {
-    ForgetSeriesRequest req = ForgetSeriesRequest.newBuilder().setPattern(pattern)
-        .setMemoryHost(memoryHost).build();
-    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).forgetSeries(req))
+    ForgetSeriesRequest req =
+        ForgetSeriesRequest.newBuilder().setPattern(pattern).setMemoryHost(memoryHost).build();
+    return retrier
+        .call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).forgetSeries(req))
         .getForgotten();
   }
 
@@ -123,7 +129,8 @@ public final class NameserverCalls {
   /** Deletes a clique; whether one was removed. */
   public boolean deleteClique(String name) {
     DeleteCliqueRequest req = DeleteCliqueRequest.newBuilder().setName(name).build();
-    return retrier.call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).deleteClique(req))
+    return retrier
+        .call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).deleteClique(req))
         .getRemoved();
   }
 
@@ -132,10 +139,10 @@ public final class NameserverCalls {
     List<Clique> out = new ArrayList<>();
     String token = "";
     do {
-      ListCliquesRequest req = ListCliquesRequest.newBuilder().setHost(host)
-          .setPageToken(token).build();
-      ListCliquesResponse page = retrier.call(Retrier.NEVER,
-          d -> stub.withDeadline(d).listCliques(req));
+      ListCliquesRequest req =
+          ListCliquesRequest.newBuilder().setHost(host).setPageToken(token).build();
+      ListCliquesResponse page =
+          retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listCliques(req));
       out.addAll(page.getCliquesList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());

@@ -19,12 +19,10 @@ import org.netweather.api.v1.AppendResponse;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.api.v1.Criterion;
-import org.netweather.api.v1.FetchConsolidatedRequest;
 import org.netweather.api.v1.DeleteSeriesRequest;
 import org.netweather.api.v1.DeleteSeriesResponse;
+import org.netweather.api.v1.FetchConsolidatedRequest;
 import org.netweather.api.v1.FetchConsolidatedResponse;
-import org.netweather.api.v1.RetentionRequest;
-import org.netweather.api.v1.RetentionResponse;
 import org.netweather.api.v1.FetchRequest;
 import org.netweather.api.v1.FetchResponse;
 import org.netweather.api.v1.Forecast;
@@ -42,6 +40,8 @@ import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.ProxyGrpc;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.Resolution;
+import org.netweather.api.v1.RetentionRequest;
+import org.netweather.api.v1.RetentionResponse;
 import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.api.v1.SeriesPoints;
 import org.netweather.api.v1.SeriesSummary;
@@ -64,8 +64,8 @@ import org.netweather.api.v1.WatchSnapshotRequest;
  * }</pre>
  *
  * <p>Every call has the builder's deadline, retries included. A call is retried only where its
- * rpc's documentation says it is safe (see {@code api/src/main/proto/netweather/v1}); streams
- * are never retried, their caller resumes. Failures surface as {@link StatusRuntimeException}.
+ * rpc's documentation says it is safe (see {@code api/src/main/proto/netweather/v1}); streams are
+ * never retried, their caller resumes. Failures surface as {@link StatusRuntimeException}.
  *
  * <p>Channels: a nameserver channel passed to {@link #forChannel} stays the caller's; one built
  * from an address by {@link #forAddress} is closed by {@link #close()}, as is every channel this
@@ -167,9 +167,9 @@ public final class NetWeatherClient implements AutoCloseable {
   // ---- measurements: the memory-hosts ----
 
   /**
-   * Stores measurements, each batch on its series' memory-host. Safe to retry: a repeated
-   * (series, timestamp) is counted as a duplicate, not stored twice. A memory-host that stays
-   * UNAVAILABLE may have handed its series on, so the directory is asked again, once.
+   * Stores measurements, each batch on its series' memory-host. Safe to retry: a repeated (series,
+   * timestamp) is counted as a duplicate, not stored twice. A memory-host that stays UNAVAILABLE
+   * may have handed its series on, so the directory is asked again, once.
    */
   public AppendResponse put(List<SeriesPoints> batches) {
     List<String> names = batches.stream().map(SeriesPoints::getSeries).toList();
@@ -215,8 +215,11 @@ public final class NetWeatherClient implements AutoCloseable {
 
   /** Raw points of a series in [fromMs, toMs]; toMs = 0 means now. */
   public FetchResponse range(String series, long fromMs, long toMs) {
-    return fetch(FetchRequest.newBuilder().setSeries(series)
-        .setRange(TimeRange.newBuilder().setFromMs(fromMs).setToMs(toMs)).build());
+    return fetch(
+        FetchRequest.newBuilder()
+            .setSeries(series)
+            .setRange(TimeRange.newBuilder().setFromMs(fromMs).setToMs(toMs))
+            .build());
   }
 
   private FetchResponse fetch(FetchRequest request) {
@@ -225,14 +228,17 @@ public final class NetWeatherClient implements AutoCloseable {
   }
 
   /** Consolidated rows (average, min, max per step) of a series in [fromMs, toMs]. */
-  public FetchConsolidatedResponse consolidated(String series, Resolution resolution,
-      long fromMs, long toMs) {
+  public FetchConsolidatedResponse consolidated(
+      String series, Resolution resolution, long fromMs, long toMs) {
     String address = locator.existing(series);
-    FetchConsolidatedRequest req = FetchConsolidatedRequest.newBuilder().setSeries(series)
-        .setResolution(resolution)
-        .setRange(TimeRange.newBuilder().setFromMs(fromMs).setToMs(toMs)).build();
-    return retrier.call(Retrier.SAFE,
-        d -> memoryHost(address).withDeadline(d).fetchConsolidated(req));
+    FetchConsolidatedRequest req =
+        FetchConsolidatedRequest.newBuilder()
+            .setSeries(series)
+            .setResolution(resolution)
+            .setRange(TimeRange.newBuilder().setFromMs(fromMs).setToMs(toMs))
+            .build();
+    return retrier.call(
+        Retrier.SAFE, d -> memoryHost(address).withDeadline(d).fetchConsolidated(req));
   }
 
   /** Summaries of every series on every live memory-host, optionally matching a pattern. */
@@ -241,10 +247,15 @@ public final class NetWeatherClient implements AutoCloseable {
     for (Registration m : search("(kind=memory)")) {
       String token = "";
       do {
-        ListSeriesRequest req = ListSeriesRequest.newBuilder().setPattern(pattern)
-            .setPageSize(10_000).setPageToken(token).build();
-        ListSeriesResponse page = retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
-            .withDeadline(d).listSeries(req));
+        ListSeriesRequest req =
+            ListSeriesRequest.newBuilder()
+                .setPattern(pattern)
+                .setPageSize(10_000)
+                .setPageToken(token)
+                .build();
+        ListSeriesResponse page =
+            retrier.call(
+                Retrier.SAFE, d -> memoryHost(m.getAddress()).withDeadline(d).listSeries(req));
         out.addAll(page.getSeriesList());
         token = page.getNextPageToken();
       } while (!token.isEmpty());
@@ -254,19 +265,20 @@ public final class NetWeatherClient implements AutoCloseable {
   }
 
   /**
-   * Deletes the series matching {@code pattern} on every live memory-host (or, with
-   * {@code dryRun}, lists them), one response per memory-host address. Each memory-host that
-   * deleted is then asked off the directory for that pattern, so the series leave the directory
-   * listings too (and a later append assigns them afresh).
+   * Deletes the series matching {@code pattern} on every live memory-host (or, with {@code dryRun},
+   * lists them), one response per memory-host address. Each memory-host that deleted is then asked
+   * off the directory for that pattern, so the series leave the directory listings too (and a later
+   * append assigns them afresh).
    */
-  public java.util.Map<String, DeleteSeriesResponse> deleteSeries(String pattern,
-      boolean dryRun) {
+  public java.util.Map<String, DeleteSeriesResponse> deleteSeries(String pattern, boolean dryRun) {
     java.util.Map<String, DeleteSeriesResponse> out = new java.util.TreeMap<>();
-    DeleteSeriesRequest req = DeleteSeriesRequest.newBuilder().setPattern(pattern)
-        .setDryRun(dryRun).build();
+    DeleteSeriesRequest req =
+        DeleteSeriesRequest.newBuilder().setPattern(pattern).setDryRun(dryRun).build();
     for (Registration m : search("(kind=memory)")) {
-      out.put(m.getAddress(), retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
-          .withDeadline(d).deleteSeries(req)));
+      out.put(
+          m.getAddress(),
+          retrier.call(
+              Retrier.SAFE, d -> memoryHost(m.getAddress()).withDeadline(d).deleteSeries(req)));
       if (!dryRun) {
         nameserver.forgetSeries(pattern, m.getName());
       }
@@ -281,18 +293,20 @@ public final class NetWeatherClient implements AutoCloseable {
   public java.util.Map<String, RetentionResponse> retention(RetentionRequest request) {
     java.util.Map<String, RetentionResponse> out = new java.util.TreeMap<>();
     for (Registration m : search("(kind=memory)")) {
-      out.put(m.getAddress(), retrier.call(Retrier.SAFE, d -> memoryHost(m.getAddress())
-          .withDeadline(d).retention(request)));
+      out.put(
+          m.getAddress(),
+          retrier.call(
+              Retrier.SAFE, d -> memoryHost(m.getAddress()).withDeadline(d).retention(request)));
     }
     return out;
   }
 
   /**
-   * Streams one memory-host's stored points after {@code request.since_ms}, then its appends.
-   * No deadline: a watch lasts until closed or ended by the server.
+   * Streams one memory-host's stored points after {@code request.since_ms}, then its appends. No
+   * deadline: a watch lasts until closed or ended by the server.
    */
-  public Subscription watch(String memoryHostAddress, WatchRequest request,
-      StreamObserver<WatchResponse> observer) {
+  public Subscription watch(
+      String memoryHostAddress, WatchRequest request, StreamObserver<WatchResponse> observer) {
     Subscription s = new Subscription();
     MemoryHostGrpc.newStub(channel(memoryHostAddress)).watch(request, s.bind(observer));
     return s;
@@ -306,30 +320,40 @@ public final class NetWeatherClient implements AutoCloseable {
 
   /** The forecast of one series. */
   public Forecast forecast(String series, Criterion criterion) {
-    GetForecastRequest req = GetForecastRequest.newBuilder().setSeries(series)
-        .setCriterion(criterion).build();
+    GetForecastRequest req =
+        GetForecastRequest.newBuilder().setSeries(series).setCriterion(criterion).build();
     return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecast(req));
   }
 
   /** Forecasts of several series, named or matched by patterns such as {@code tcp.*:a->*}. */
   public GetForecastsResponse forecasts(List<String> seriesOrPatterns, Criterion criterion) {
-    GetForecastsRequest req = GetForecastsRequest.newBuilder().addAllSeries(seriesOrPatterns)
-        .setCriterion(criterion).build();
+    GetForecastsRequest req =
+        GetForecastsRequest.newBuilder()
+            .addAllSeries(seriesOrPatterns)
+            .setCriterion(criterion)
+            .build();
     return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecasts(req));
   }
 
   /** The forecast of the next of {@code points}, which are not stored. */
   public Forecast forecastPoints(String label, List<Measurement> points, Criterion criterion) {
-    ForecastPointsRequest req = ForecastPointsRequest.newBuilder().setSeries(label)
-        .addAllPoints(points).setCriterion(criterion).build();
+    ForecastPointsRequest req =
+        ForecastPointsRequest.newBuilder()
+            .setSeries(label)
+            .addAllPoints(points)
+            .setCriterion(criterion)
+            .build();
     return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).forecastPoints(req));
   }
 
   /** The current forecasts of the matching series, then each new one. */
-  public Subscription watchForecasts(List<String> seriesOrPatterns, Criterion criterion,
-      StreamObserver<ForecastUpdate> observer) {
-    GetForecastsRequest req = GetForecastsRequest.newBuilder().addAllSeries(seriesOrPatterns)
-        .setCriterion(criterion).build();
+  public Subscription watchForecasts(
+      List<String> seriesOrPatterns, Criterion criterion, StreamObserver<ForecastUpdate> observer) {
+    GetForecastsRequest req =
+        GetForecastsRequest.newBuilder()
+            .addAllSeries(seriesOrPatterns)
+            .setCriterion(criterion)
+            .build();
     Subscription s = new Subscription();
     ForecasterGrpc.newStub(channel(forecasterAddress())).watchForecasts(req, s.bind(observer));
     return s;
@@ -343,8 +367,9 @@ public final class NetWeatherClient implements AutoCloseable {
   private String forecasterAddress() {
     List<Registration> forecasters = search("(kind=forecaster)");
     if (forecasters.isEmpty()) {
-      throw Status.UNAVAILABLE.withDescription("no forecaster is registered with "
-          + nameserverTarget).asRuntimeException();
+      throw Status.UNAVAILABLE
+          .withDescription("no forecaster is registered with " + nameserverTarget)
+          .asRuntimeException();
     }
     return forecasters.get(0).getAddress();
   }
@@ -352,26 +377,29 @@ public final class NetWeatherClient implements AutoCloseable {
   // ---- cluster snapshots: the proxies ----
 
   /**
-   * The snapshot of a cluster from its proxy; with {@code cluster} null, of the only cluster
-   * that has a proxy.
+   * The snapshot of a cluster from its proxy; with {@code cluster} null, of the only cluster that
+   * has a proxy.
    *
    * @throws AmbiguousClusterException if {@code cluster} is null and several clusters have one
    */
   public ClusterSnapshot snapshot(String cluster) {
     String address = proxyFor(cluster).getAddress();
-    GetSnapshotRequest req = GetSnapshotRequest.newBuilder()
-        .setCluster(cluster == null ? "" : cluster).build();
-    return retrier.call(Retrier.SAFE,
+    GetSnapshotRequest req =
+        GetSnapshotRequest.newBuilder().setCluster(cluster == null ? "" : cluster).build();
+    return retrier.call(
+        Retrier.SAFE,
         d -> ProxyGrpc.newBlockingStub(channel(address)).withDeadline(d).getSnapshot(req));
   }
 
   /** The current snapshot, then a new one whenever a value changes (one per interval at most). */
-  public Subscription watchSnapshot(String cluster, Duration minInterval,
-      StreamObserver<ClusterSnapshot> observer) {
+  public Subscription watchSnapshot(
+      String cluster, Duration minInterval, StreamObserver<ClusterSnapshot> observer) {
     String address = proxyFor(cluster).getAddress();
-    WatchSnapshotRequest req = WatchSnapshotRequest.newBuilder()
-        .setCluster(cluster == null ? "" : cluster).setMinIntervalMs(minInterval.toMillis())
-        .build();
+    WatchSnapshotRequest req =
+        WatchSnapshotRequest.newBuilder()
+            .setCluster(cluster == null ? "" : cluster)
+            .setMinIntervalMs(minInterval.toMillis())
+            .build();
     Subscription s = new Subscription();
     ProxyGrpc.newStub(channel(address)).watchSnapshot(req, s.bind(observer));
     return s;
@@ -382,12 +410,16 @@ public final class NetWeatherClient implements AutoCloseable {
     String filter = cluster == null ? "(kind=proxy)" : "(&(kind=proxy)(cluster=" + cluster + "))";
     List<Registration> proxies = search(filter);
     if (proxies.isEmpty()) {
-      throw Status.NOT_FOUND.withDescription(cluster == null ? "no proxy is registered"
-          : "no proxy serves cluster '" + cluster + "'").asRuntimeException();
+      throw Status.NOT_FOUND
+          .withDescription(
+              cluster == null
+                  ? "no proxy is registered"
+                  : "no proxy serves cluster '" + cluster + "'")
+          .asRuntimeException();
     }
     if (cluster == null && proxies.size() > 1) {
-      throw new AmbiguousClusterException(proxies.stream()
-          .map(r -> r.getAttributesOrDefault("cluster", "?")).toList());
+      throw new AmbiguousClusterException(
+          proxies.stream().map(r -> r.getAttributesOrDefault("cluster", "?")).toList());
     }
     return proxies.get(0);
   }
@@ -398,7 +430,8 @@ public final class NetWeatherClient implements AutoCloseable {
   public HealthCheckResponse.ServingStatus health(String address, Duration timeout) {
     return HealthGrpc.newBlockingStub(channel(address))
         .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+        .check(HealthCheckRequest.getDefaultInstance())
+        .getStatus();
   }
 
   /** Closes the channels this client built; a nameserver channel it was given stays open. */

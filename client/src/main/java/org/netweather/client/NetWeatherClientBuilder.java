@@ -10,8 +10,8 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Configures a {@link NetWeatherClient}: the deadline of every call, how often a call that is
- * safe to retry is tried, and how channels to daemons are opened.
+ * Configures a {@link NetWeatherClient}: the deadline of every call, how often a call that is safe
+ * to retry is tried, and how channels to daemons are opened.
  *
  * <pre>{@code
  * NetWeatherClient.forAddress("localhost:8090")
@@ -70,8 +70,8 @@ public final class NetWeatherClientBuilder {
   }
 
   /**
-   * Opens the channel to a daemon at {@code host:port}, e.g. an in-process one in tests. The
-   * client owns and closes what it returns.
+   * Opens the channel to a daemon at {@code host:port}, e.g. an in-process one in tests. The client
+   * owns and closes what it returns.
    */
   public NetWeatherClientBuilder channels(Function<String, ManagedChannel> channels) {
     this.channels = Objects.requireNonNull(channels);

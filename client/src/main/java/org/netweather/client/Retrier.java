@@ -13,16 +13,19 @@ import java.util.function.Function;
  * Runs one call under one deadline, retrying it on the status codes its rpc documents as safe.
  *
  * <p>The deadline covers the call with all its retries, so {@code --timeout 10} still means ten
- * seconds; an attempt gets what is left, and no retry starts once it is spent. Backoff doubles
- * from {@code backoff}, never past the deadline.
+ * seconds; an attempt gets what is left, and no retry starts once it is spent. Backoff doubles from
+ * {@code backoff}, never past the deadline.
  */
 final class Retrier {
   /** Nameserver writes: "idempotent and safe to retry on UNAVAILABLE or DEADLINE_EXCEEDED". */
   static final Set<Status.Code> NAMESERVER_WRITE =
       EnumSet.of(Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED);
+
   /** Memory-host append and reads, forecaster and proxy reads: also on RESOURCE_EXHAUSTED. */
-  static final Set<Status.Code> SAFE = EnumSet.of(Status.Code.UNAVAILABLE,
-      Status.Code.DEADLINE_EXCEEDED, Status.Code.RESOURCE_EXHAUSTED);
+  static final Set<Status.Code> SAFE =
+      EnumSet.of(
+          Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED, Status.Code.RESOURCE_EXHAUSTED);
+
   /** Rpcs whose comment promises nothing about a retry. */
   static final Set<Status.Code> NEVER = EnumSet.noneOf(Status.Code.class);
 
@@ -31,8 +34,7 @@ final class Retrier {
   private final Duration backoff;
   private final NetWeatherClient.Sleeper sleeper;
 
-  Retrier(Duration deadline, int maxAttempts, Duration backoff,
-      NetWeatherClient.Sleeper sleeper) {
+  Retrier(Duration deadline, int maxAttempts, Duration backoff, NetWeatherClient.Sleeper sleeper) {
     this.deadline = deadline;
     this.maxAttempts = maxAttempts;
     this.backoff = backoff;

@@ -19,7 +19,8 @@ final class SeriesLocator {
   private final Function<String, List<SeriesAssignment>> directory;
   private final Map<String, String> addressOf = new ConcurrentHashMap<>();
 
-  SeriesLocator(Function<List<String>, List<SeriesAssignment>> assign,
+  SeriesLocator(
+      Function<List<String>, List<SeriesAssignment>> assign,
       Function<String, List<SeriesAssignment>> directory) {
     this.assign = assign;
     this.directory = directory;
@@ -37,7 +38,8 @@ final class SeriesLocator {
         return a.getAddress();
       }
     }
-    throw Status.NOT_FOUND.withDescription("series '" + series + "' is unknown to the nameserver")
+    throw Status.NOT_FOUND
+        .withDescription("series '" + series + "' is unknown to the nameserver")
         .asRuntimeException();
   }
 

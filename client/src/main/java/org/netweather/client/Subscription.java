@@ -5,8 +5,8 @@ import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
 
 /**
- * An open server stream (a watch). Closing it cancels the stream; the observer then sees
- * {@code onError} with CANCELLED, which a caller that closed it may ignore.
+ * An open server stream (a watch). Closing it cancels the stream; the observer then sees {@code
+ * onError} with CANCELLED, which a caller that closed it may ignore.
  */
 public final class Subscription implements AutoCloseable {
   private volatile ClientCallStreamObserver<?> call;

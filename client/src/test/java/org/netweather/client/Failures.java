@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Failures {
   private final Map<String, Deque<Status>> queued = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
   /** Every call waits this long first, to run past a client's deadline. */
   volatile long delayMs;
 

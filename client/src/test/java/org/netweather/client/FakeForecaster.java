@@ -15,15 +15,18 @@ import org.netweather.api.v1.GetForecastsResponse;
 import org.netweather.api.v1.Measurement;
 
 /**
- * A forecaster whose forecast of a series is its name's length, so a test can tell which series
- * an answer is for; patterns with {@code *} match nothing.
+ * A forecaster whose forecast of a series is its name's length, so a test can tell which series an
+ * answer is for; patterns with {@code *} match nothing.
  */
 final class FakeForecaster extends ForecasterGrpc.ForecasterImplBase {
   final Failures failures = new Failures();
   final CountDownLatch watchCancelled = new CountDownLatch(1);
 
   static Forecast of(String series, org.netweather.api.v1.Criterion c) {
-    return Forecast.newBuilder().setSeries(series).setValue(series.length()).setCriterion(c)
+    return Forecast.newBuilder()
+        .setSeries(series)
+        .setValue(series.length())
+        .setCriterion(c)
         .build();
   }
 
@@ -56,16 +59,24 @@ final class FakeForecaster extends ForecasterGrpc.ForecasterImplBase {
     if (failures.failed("forecastPoints", out)) {
       return;
     }
-    double mean = req.getPointsList().stream().mapToDouble(Measurement::getValue).average()
-        .orElse(Double.NaN);
-    reply(out, Forecast.newBuilder().setSeries(req.getSeries()).setValue(mean)
-        .setCount(req.getPointsCount()).setCriterion(req.getCriterion()).build());
+    double mean =
+        req.getPointsList().stream()
+            .mapToDouble(Measurement::getValue)
+            .average()
+            .orElse(Double.NaN);
+    reply(
+        out,
+        Forecast.newBuilder()
+            .setSeries(req.getSeries())
+            .setValue(mean)
+            .setCount(req.getPointsCount())
+            .setCriterion(req.getCriterion())
+            .build());
   }
 
   @Override
   public void watchForecasts(GetForecastsRequest req, StreamObserver<ForecastUpdate> out) {
-    ((ServerCallStreamObserver<ForecastUpdate>) out).setOnCancelHandler(
-        watchCancelled::countDown);
+    ((ServerCallStreamObserver<ForecastUpdate>) out).setOnCancelHandler(watchCancelled::countDown);
     for (String s : req.getSeriesList()) {
       out.onNext(ForecastUpdate.newBuilder().setForecast(of(s, req.getCriterion())).build());
     }

@@ -64,30 +64,43 @@ final class FakeMemoryHost extends MemoryHostGrpc.MemoryHostImplBase {
       return;
     }
     List<Map.Entry<Long, Double>> all = new ArrayList<>(points.entrySet());
-    List<Map.Entry<Long, Double>> chosen = req.hasRange()
-        ? new ArrayList<>(points.subMap(req.getRange().getFromMs(), true,
-            req.getRange().getToMs() == 0 ? Long.MAX_VALUE : req.getRange().getToMs(), true)
-            .entrySet())
-        : all.subList(Math.max(0, all.size() - req.getLast()), all.size());
+    List<Map.Entry<Long, Double>> chosen =
+        req.hasRange()
+            ? new ArrayList<>(
+                points
+                    .subMap(
+                        req.getRange().getFromMs(),
+                        true,
+                        req.getRange().getToMs() == 0 ? Long.MAX_VALUE : req.getRange().getToMs(),
+                        true)
+                    .entrySet())
+            : all.subList(Math.max(0, all.size() - req.getLast()), all.size());
     FetchResponse.Builder b = FetchResponse.newBuilder().setSeries(req.getSeries());
     chosen.forEach(e -> b.addPoints(point(e.getKey(), e.getValue())));
     reply(out, b.build());
   }
 
   @Override
-  public void fetchConsolidated(FetchConsolidatedRequest req,
-      StreamObserver<FetchConsolidatedResponse> out) {
+  public void fetchConsolidated(
+      FetchConsolidatedRequest req, StreamObserver<FetchConsolidatedResponse> out) {
     if (failures.failed("fetchConsolidated", out)) {
       return;
     }
     TreeMap<Long, Double> points = series.get(req.getSeries());
     double sum = points.values().stream().mapToDouble(Double::doubleValue).sum();
-    reply(out, FetchConsolidatedResponse.newBuilder().setSeries(req.getSeries())
-        .setResolution(req.getResolution()).setStepSeconds(60)
-        .addPoints(ConsolidatedPoint.newBuilder().setTimestampMs(points.firstKey())
-            .setAverage(sum / points.size()).setMin(points.firstEntry().getValue())
-            .setMax(points.lastEntry().getValue()))
-        .build());
+    reply(
+        out,
+        FetchConsolidatedResponse.newBuilder()
+            .setSeries(req.getSeries())
+            .setResolution(req.getResolution())
+            .setStepSeconds(60)
+            .addPoints(
+                ConsolidatedPoint.newBuilder()
+                    .setTimestampMs(points.firstKey())
+                    .setAverage(sum / points.size())
+                    .setMin(points.firstEntry().getValue())
+                    .setMax(points.lastEntry().getValue()))
+            .build());
   }
 
   @Override
@@ -106,7 +119,9 @@ final class FakeMemoryHost extends MemoryHostGrpc.MemoryHostImplBase {
     WatchResponse.Builder b = WatchResponse.newBuilder();
     for (String s : req.getPatternsList()) {
       SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(s);
-      series.getOrDefault(s, new TreeMap<>()).tailMap(req.getSinceMs(), false)
+      series
+          .getOrDefault(s, new TreeMap<>())
+          .tailMap(req.getSinceMs(), false)
           .forEach((t, v) -> sp.addPoints(point(t, v)));
       b.addBatches(sp);
     }

@@ -33,8 +33,8 @@ import org.netweather.api.v1.UnregisterRequest;
 import org.netweather.api.v1.UnregisterResponse;
 
 /**
- * A nameserver that keeps registrations in a list, understands filters made of
- * {@code (key=value)} terms joined by {@code &}, and assigns every series to one memory-host.
+ * A nameserver that keeps registrations in a list, understands filters made of {@code (key=value)}
+ * terms joined by {@code &}, and assigns every series to one memory-host.
  */
 final class FakeNameserver extends NameserverGrpc.NameserverImplBase {
   private static final Pattern TERM = Pattern.compile("\\((\\w+)=([^()]*)\\)");
@@ -51,8 +51,12 @@ final class FakeNameserver extends NameserverGrpc.NameserverImplBase {
     }
     registrations.removeIf(r -> r.getName().equals(req.getRegistration().getName()));
     registrations.add(req.getRegistration());
-    reply(out, RegisterResponse.newBuilder().setLeaseId("lease-" + req.getRegistration()
-        .getName()).setExpiresMs(req.getTtlSeconds() * 1000).build());
+    reply(
+        out,
+        RegisterResponse.newBuilder()
+            .setLeaseId("lease-" + req.getRegistration().getName())
+            .setExpiresMs(req.getTtlSeconds() * 1000)
+            .build());
   }
 
   @Override
@@ -107,11 +111,12 @@ final class FakeNameserver extends NameserverGrpc.NameserverImplBase {
   private static boolean matches(String filter, Registration r) {
     Matcher m = TERM.matcher(filter);
     while (m.find()) {
-      String value = switch (m.group(1)) {
-        case "kind" -> r.getKind();
-        case "name" -> r.getName();
-        default -> r.getAttributesOrDefault(m.group(1), null);
-      };
+      String value =
+          switch (m.group(1)) {
+            case "kind" -> r.getKind();
+            case "name" -> r.getName();
+            default -> r.getAttributesOrDefault(m.group(1), null);
+          };
       if (!m.group(2).equals(value)) {
         return false;
       }
@@ -137,13 +142,17 @@ final class FakeNameserver extends NameserverGrpc.NameserverImplBase {
       return;
     }
     // Every exact name is in the directory: enough for lookups by name.
-    reply(out, ListDirectoryResponse.newBuilder().addAssignments(assignment(req.getPattern()))
-        .build());
+    reply(
+        out,
+        ListDirectoryResponse.newBuilder().addAssignments(assignment(req.getPattern())).build());
   }
 
   private SeriesAssignment assignment(String series) {
-    return SeriesAssignment.newBuilder().setSeries(series).setMemoryHost("memory@m")
-        .setAddress(memoryHost).build();
+    return SeriesAssignment.newBuilder()
+        .setSeries(series)
+        .setMemoryHost("memory@m")
+        .setAddress(memoryHost)
+        .build();
   }
 
   @Override
@@ -160,8 +169,11 @@ final class FakeNameserver extends NameserverGrpc.NameserverImplBase {
     if (failures.failed("deleteClique", out)) {
       return;
     }
-    reply(out, DeleteCliqueResponse.newBuilder()
-        .setRemoved(cliques.remove(req.getName()) != null).build());
+    reply(
+        out,
+        DeleteCliqueResponse.newBuilder()
+            .setRemoved(cliques.remove(req.getName()) != null)
+            .build());
   }
 
   @Override

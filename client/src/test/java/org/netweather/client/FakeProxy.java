@@ -21,8 +21,11 @@ final class FakeProxy extends ProxyGrpc.ProxyImplBase {
   }
 
   private ClusterSnapshot snapshot() {
-    return ClusterSnapshot.newBuilder().setCluster(cluster).setTakenMs(taken.incrementAndGet())
-        .addHosts(HostSnapshot.newBuilder().setHost(cluster + "-1")).build();
+    return ClusterSnapshot.newBuilder()
+        .setCluster(cluster)
+        .setTakenMs(taken.incrementAndGet())
+        .addHosts(HostSnapshot.newBuilder().setHost(cluster + "-1"))
+        .build();
   }
 
   @Override

@@ -68,8 +68,8 @@ class NetWeatherClientTest {
   }
 
   private void register(String name, String kind, String server, String cluster) {
-    Registration.Builder r = Registration.newBuilder().setName(name).setKind(kind)
-        .setAddress(server + ":1");
+    Registration.Builder r =
+        Registration.newBuilder().setName(name).setKind(kind).setAddress(server + ":1");
     if (cluster != null) {
       r.putAttributes("cluster", cluster);
     }
@@ -91,8 +91,10 @@ class NetWeatherClientTest {
   }
 
   private NetWeatherClientBuilder builder() {
-    return NetWeatherClient.forChannel(nsChannel).deadline(Duration.ofSeconds(5))
-        .backoff(Duration.ofMillis(100), sleeps::add).channels(InProcessChannels::forAddress);
+    return NetWeatherClient.forChannel(nsChannel)
+        .deadline(Duration.ofSeconds(5))
+        .backoff(Duration.ofMillis(100), sleeps::add)
+        .channels(InProcessChannels::forAddress);
   }
 
   private static Measurement point(long t, double v) {
@@ -103,14 +105,13 @@ class NetWeatherClientTest {
 
   @Test
   void put_thenLastAndRange_readItBack() {
-    AppendResponse r = client.put(CPU, List.of(point(1000, 0.5), point(2000, 0.6),
-        point(3000, 0.7)));
+    AppendResponse r =
+        client.put(CPU, List.of(point(1000, 0.5), point(2000, 0.6), point(3000, 0.7)));
     assertEquals(3, r.getStored());
     assertEquals(1, client.put(CPU, List.of(point(3000, 0.7))).getDuplicates());
-    assertEquals(List.of(point(2000, 0.6), point(3000, 0.7)),
-        client.last(CPU, 2).getPointsList());
-    assertEquals(List.of(point(1000, 0.5), point(2000, 0.6)),
-        client.range(CPU, 1000, 2000).getPointsList());
+    assertEquals(List.of(point(2000, 0.6), point(3000, 0.7)), client.last(CPU, 2).getPointsList());
+    assertEquals(
+        List.of(point(1000, 0.5), point(2000, 0.6)), client.range(CPU, 1000, 2000).getPointsList());
   }
 
   @Test
@@ -125,7 +126,8 @@ class NetWeatherClientTest {
   void series_listsEveryMemoryHostsSeriesSorted() {
     client.put("memory.free:b", List.of(point(1000, 1)));
     client.put("cpu.availability:a", List.of(point(1000, 1)));
-    assertEquals(List.of("cpu.availability:a", "memory.free:b"),
+    assertEquals(
+        List.of("cpu.availability:a", "memory.free:b"),
         client.series("").stream().map(SeriesSummary::getSeries).toList());
   }
 
@@ -133,8 +135,11 @@ class NetWeatherClientTest {
   void watch_streamsStoredPoints_andCloseCancelsIt() throws Exception {
     client.put(CPU, List.of(point(1000, 0.5), point(2000, 0.6)));
     BlockingQueue<WatchResponse> got = new LinkedBlockingQueue<>();
-    Subscription s = client.watch(ns.memoryHost,
-        WatchRequest.newBuilder().addPatterns(CPU).setSinceMs(1000).build(), collect(got));
+    Subscription s =
+        client.watch(
+            ns.memoryHost,
+            WatchRequest.newBuilder().addPatterns(CPU).setSinceMs(1000).build(),
+            collect(got));
     WatchResponse first = got.poll(5, TimeUnit.SECONDS);
     assertEquals(List.of(point(2000, 0.6)), first.getBatches(0).getPointsList());
     s.close();
@@ -148,13 +153,12 @@ class NetWeatherClientTest {
     Forecast one = client.forecast(CPU, Criterion.CRITERION_MAE);
     assertEquals(CPU.length(), one.getValue(), 0);
     assertEquals(Criterion.CRITERION_MAE, one.getCriterion());
-    GetForecastsResponse batch = client.forecasts(List.of("a:x", "b:*"),
-        Criterion.CRITERION_MSE);
-    assertEquals(List.of("a:x"), batch.getForecastsList().stream().map(Forecast::getSeries)
-        .toList());
+    GetForecastsResponse batch = client.forecasts(List.of("a:x", "b:*"), Criterion.CRITERION_MSE);
+    assertEquals(
+        List.of("a:x"), batch.getForecastsList().stream().map(Forecast::getSeries).toList());
     assertEquals(List.of("b:*"), batch.getNotFoundList());
-    Forecast offline = client.forecastPoints("trace", List.of(point(1, 2), point(2, 4)),
-        Criterion.CRITERION_MSE);
+    Forecast offline =
+        client.forecastPoints("trace", List.of(point(1, 2), point(2, 4)), Criterion.CRITERION_MSE);
     assertEquals(3, offline.getValue(), 1e-12);
     assertEquals(2, offline.getCount());
   }
@@ -162,8 +166,8 @@ class NetWeatherClientTest {
   @Test
   void watchForecasts_deliversUpdates_andCloseCancelsIt() throws Exception {
     BlockingQueue<ForecastUpdate> got = new LinkedBlockingQueue<>();
-    Subscription s = client.watchForecasts(List.of("a:x", "b:yy"), Criterion.CRITERION_MSE,
-        collect(got));
+    Subscription s =
+        client.watchForecasts(List.of("a:x", "b:yy"), Criterion.CRITERION_MSE, collect(got));
     assertEquals("a:x", got.poll(5, TimeUnit.SECONDS).getForecast().getSeries());
     assertEquals("b:yy", got.poll(5, TimeUnit.SECONDS).getForecast().getSeries());
     s.close();
@@ -173,11 +177,12 @@ class NetWeatherClientTest {
   @Test
   void forecast_withoutForecaster_namesTheNameserver() {
     ns.registrations.removeIf(r -> r.getKind().equals("forecaster"));
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> client.forecast(CPU, Criterion.CRITERION_MSE));
+    StatusRuntimeException e =
+        assertThrows(
+            StatusRuntimeException.class, () -> client.forecast(CPU, Criterion.CRITERION_MSE));
     assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
-    assertEquals("no forecaster is registered with " + client.nameserver(),
-        e.getStatus().getDescription());
+    assertEquals(
+        "no forecaster is registered with " + client.nameserver(), e.getStatus().getDescription());
   }
 
   // ---- snapshots ----
@@ -185,15 +190,15 @@ class NetWeatherClientTest {
   @Test
   void snapshot_ofANamedCluster_comesFromItsProxy() {
     assertEquals("b", client.snapshot("b").getCluster());
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> client.snapshot("zz"));
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> client.snapshot("zz"));
     assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
   }
 
   @Test
   void snapshot_unnamed_isTheOnlyProxys_orNamesTheChoices() {
-    NetWeatherClient.AmbiguousClusterException e = assertThrows(
-        NetWeatherClient.AmbiguousClusterException.class, () -> client.snapshot(null));
+    NetWeatherClient.AmbiguousClusterException e =
+        assertThrows(NetWeatherClient.AmbiguousClusterException.class, () -> client.snapshot(null));
     assertEquals(List.of("a", "b"), e.clusters());
     ns.registrations.removeIf(r -> r.getName().equals("proxy@b"));
     assertEquals("a", client.snapshot(null).getCluster());
@@ -203,20 +208,23 @@ class NetWeatherClientTest {
   void watchSnapshot_deliversEachSnapshot() throws Exception {
     BlockingQueue<ClusterSnapshot> got = new LinkedBlockingQueue<>();
     CountDownLatch done = new CountDownLatch(1);
-    client.watchSnapshot("a", Duration.ofSeconds(1), new StreamObserver<>() {
-      @Override
-      public void onNext(ClusterSnapshot value) {
-        got.add(value);
-      }
+    client.watchSnapshot(
+        "a",
+        Duration.ofSeconds(1),
+        new StreamObserver<>() {
+          @Override
+          public void onNext(ClusterSnapshot value) {
+            got.add(value);
+          }
 
-      @Override
-      public void onError(Throwable t) {}
+          @Override
+          public void onError(Throwable t) {}
 
-      @Override
-      public void onCompleted() {
-        done.countDown();
-      }
-    });
+          @Override
+          public void onCompleted() {
+            done.countDown();
+          }
+        });
     assertTrue(done.await(5, TimeUnit.SECONDS));
     List<ClusterSnapshot> all = new ArrayList<>(got);
     assertEquals(2, all.size());
@@ -228,22 +236,35 @@ class NetWeatherClientTest {
   @Test
   void registry_registerLookupHeartbeatUnregister() {
     NameserverCalls r = client.registry();
-    Registration me = Registration.newBuilder().setName("sensor@x").setKind("sensor")
-        .setAddress("x:8060").putAttributes("host", "x").build();
+    Registration me =
+        Registration.newBuilder()
+            .setName("sensor@x")
+            .setKind("sensor")
+            .setAddress("x:8060")
+            .putAttributes("host", "x")
+            .build();
     String lease = r.register(me, 30).getLeaseId();
     assertEquals(me, r.lookup("sensor@x"));
     assertEquals(List.of(me), client.search("(&(kind=sensor)(host=x))"));
     assertEquals(42, r.heartbeat(lease).getExpiresMs());
-    assertEquals(Status.Code.NOT_FOUND, assertThrows(StatusRuntimeException.class,
-        () -> r.heartbeat("bogus")).getStatus().getCode());
+    assertEquals(
+        Status.Code.NOT_FOUND,
+        assertThrows(StatusRuntimeException.class, () -> r.heartbeat("bogus"))
+            .getStatus()
+            .getCode());
     assertTrue(r.unregister("sensor@x"));
     assertFalse(r.unregister("sensor@x"));
   }
 
   @Test
   void cliques_putListDelete() {
-    Clique c = Clique.newBuilder().setName("lab").addMembers("a").addMembers("b")
-        .setPeriodSeconds(60).build();
+    Clique c =
+        Clique.newBuilder()
+            .setName("lab")
+            .addMembers("a")
+            .addMembers("b")
+            .setPeriodSeconds(60)
+            .build();
     assertEquals(c, client.putClique(c));
     assertEquals(List.of(c), client.cliques("a"));
     assertEquals(List.of(), client.cliques("z"));
@@ -275,8 +296,8 @@ class NetWeatherClientTest {
   @Test
   void append_stillUnavailable_givesUpAfterMaxAttemptsAndAsksTheDirectoryAgain() {
     memory.failures.fail("append", Status.UNAVAILABLE, 10);
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> client.put(CPU, List.of(point(1000, 1))));
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> client.put(CPU, List.of(point(1000, 1))));
     assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
     // Three tries, then three more at the address the directory gives again.
     assertEquals(6, memory.failures.calls("append"));
@@ -293,8 +314,8 @@ class NetWeatherClientTest {
 
   @Test
   void nameserverWrites_retryOnlyOnTheirDocumentedCodes() {
-    Registration me = Registration.newBuilder().setName("s@x").setKind("sensor")
-        .setAddress("x:1").build();
+    Registration me =
+        Registration.newBuilder().setName("s@x").setKind("sensor").setAddress("x:1").build();
     ns.failures.fail("register", Status.UNAVAILABLE, 1);
     client.registry().register(me, 30);
     assertEquals(2, ns.failures.calls("register"));
@@ -336,8 +357,9 @@ class NetWeatherClientTest {
     forecaster.failures.delayMs = 3000;
     try (NetWeatherClient quick = builder().deadline(Duration.ofMillis(300)).build()) {
       long t0 = System.nanoTime();
-      StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-          () -> quick.forecast(CPU, Criterion.CRITERION_MSE));
+      StatusRuntimeException e =
+          assertThrows(
+              StatusRuntimeException.class, () -> quick.forecast(CPU, Criterion.CRITERION_MSE));
       long ms = (System.nanoTime() - t0) / 1_000_000;
       assertEquals(Status.Code.DEADLINE_EXCEEDED, e.getStatus().getCode());
       assertTrue(ms < 1500, ms + " ms");
@@ -350,11 +372,15 @@ class NetWeatherClientTest {
   @Test
   void close_leavesAGivenChannelOpen_andClosesTheOnesItOpened() {
     List<ManagedChannel> opened = new CopyOnWriteArrayList<>();
-    NetWeatherClient c = NetWeatherClient.forChannel(nsChannel).channels(a -> {
-      ManagedChannel ch = InProcessChannels.forAddress(a);
-      opened.add(ch);
-      return ch;
-    }).build();
+    NetWeatherClient c =
+        NetWeatherClient.forChannel(nsChannel)
+            .channels(
+                a -> {
+                  ManagedChannel ch = InProcessChannels.forAddress(a);
+                  opened.add(ch);
+                  return ch;
+                })
+            .build();
     c.forecast(CPU, Criterion.CRITERION_MSE);
     c.close();
     assertEquals(1, opened.size());
@@ -365,11 +391,15 @@ class NetWeatherClientTest {
   @Test
   void forAddress_ownsTheNameserverChannelItBuilt() {
     List<ManagedChannel> opened = new CopyOnWriteArrayList<>();
-    NetWeatherClient c = NetWeatherClient.forAddress(nsName + ":1").channels(a -> {
-      ManagedChannel ch = InProcessChannels.forAddress(a);
-      opened.add(ch);
-      return ch;
-    }).build();
+    NetWeatherClient c =
+        NetWeatherClient.forAddress(nsName + ":1")
+            .channels(
+                a -> {
+                  ManagedChannel ch = InProcessChannels.forAddress(a);
+                  opened.add(ch);
+                  return ch;
+                })
+            .build();
     assertEquals(nsName + ":1", c.nameserver());
     assertEquals(4, c.search("").size());
     c.close();

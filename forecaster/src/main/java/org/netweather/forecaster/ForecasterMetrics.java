@@ -14,21 +14,25 @@ import org.netweather.runtime.metrics.LiveGauge;
  * </pre>
  *
  * <p>Registered once per process (tests run several daemons in one JVM); each daemon binds its
- * {@code daemon} label once, so following a stream only increments. The batteries themselves
- * know nothing of metrics.
+ * {@code daemon} label once, so following a stream only increments. The batteries themselves know
+ * nothing of metrics.
  */
 final class ForecasterMetrics {
-  private static final Counter OBSERVED = Counter.builder()
-      .name("netweather_forecaster_observed_measurements")
-      .help("Measurements fed to the predictor batteries; points a resumed watch stream sends"
-          + " again are not counted")
-      .labelNames("daemon")
-      .register();
-  private static final LiveGauge SERIES = LiveGauge.standard("netweather_forecaster_series",
-      "Series a forecaster keeps a predictor battery for");
-  private static final LiveGauge FOLLOWED = LiveGauge.standard(
-      "netweather_forecaster_followed_memory_hosts",
-      "Memory-hosts whose watch stream a forecaster follows");
+  private static final Counter OBSERVED =
+      Counter.builder()
+          .name("netweather_forecaster_observed_measurements")
+          .help(
+              "Measurements fed to the predictor batteries; points a resumed watch stream sends"
+                  + " again are not counted")
+          .labelNames("daemon")
+          .register();
+  private static final LiveGauge SERIES =
+      LiveGauge.standard(
+          "netweather_forecaster_series", "Series a forecaster keeps a predictor battery for");
+  private static final LiveGauge FOLLOWED =
+      LiveGauge.standard(
+          "netweather_forecaster_followed_memory_hosts",
+          "Memory-hosts whose watch stream a forecaster follows");
 
   private final CounterDataPoint observed;
 
@@ -48,9 +52,8 @@ final class ForecasterMetrics {
   }
 
   /** Reports the series and followed memory-hosts under {@code daemon} until closed. */
-  static AutoCloseable gauges(String daemon, SeriesForecasts forecasts,
-      MemoryDiscovery discovery) {
-    return LiveGauge.all(SERIES.add(daemon, forecasts::size),
-        FOLLOWED.add(daemon, discovery::followedCount));
+  static AutoCloseable gauges(String daemon, SeriesForecasts forecasts, MemoryDiscovery discovery) {
+    return LiveGauge.all(
+        SERIES.add(daemon, forecasts::size), FOLLOWED.add(daemon, discovery::followedCount));
   }
 }

@@ -10,20 +10,36 @@ import org.netweather.runtime.config.Setting;
  * forecaster}) declared once below, and an immutable, checked snapshot of their values.
  */
 public final class ForecasterProperties {
-  public static final Setting<Integer> PORT = DaemonSettings.port(8070,
-      "gRPC port; 0 picks a free one. The original NWS forecaster used 8070.");
+  public static final Setting<Integer> PORT =
+      DaemonSettings.port(
+          8070, "gRPC port; 0 picks a free one. The original NWS forecaster used 8070.");
   public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8079);
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   public static final Setting<String> NAME = DaemonSettings.name("forecaster");
   public static final Setting<String> HOST = DaemonSettings.host();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
-  public static final Setting<Long> DISCOVERY_MS = Setting.longInteger("discoveryMs", 2_000,
-      "How often to look for new memory-hosts, in milliseconds.").atLeast(1);
-  public static final Setting<Integer> BURN_IN = Setting.integer("burnIn", 100,
-      "Measurements before members beyond the original NWS battery may be chosen.").atLeast(0);
+  public static final Setting<Long> DISCOVERY_MS =
+      Setting.longInteger(
+              "discoveryMs", 2_000, "How often to look for new memory-hosts, in milliseconds.")
+          .atLeast(1);
+  public static final Setting<Integer> BURN_IN =
+      Setting.integer(
+              "burnIn",
+              100,
+              "Measurements before members beyond the original NWS battery may be chosen.")
+          .atLeast(0);
 
-  public static final ConfigSchema SCHEMA = ConfigSchema.of("forecaster", PORT, METRICS_PORT,
-      NAMESERVER, NAME, HOST, TTL_SECONDS, DISCOVERY_MS, BURN_IN);
+  public static final ConfigSchema SCHEMA =
+      ConfigSchema.of(
+          "forecaster",
+          PORT,
+          METRICS_PORT,
+          NAMESERVER,
+          NAME,
+          HOST,
+          TTL_SECONDS,
+          DISCOVERY_MS,
+          BURN_IN);
 
   public final int port;
   public final int metricsPort;

@@ -12,8 +12,8 @@ import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.runtime.Daemon;
 
 /**
- * The forecaster daemon: finds memory-hosts through the nameserver, follows their appends into
- * a battery per series, serves forecasts, and registers itself as kind {@code forecaster}.
+ * The forecaster daemon: finds memory-hosts through the nameserver, follows their appends into a
+ * battery per series, serves forecasts, and registers itself as kind {@code forecaster}.
  *
  * <pre>{@code
  * try (ForecasterServer f = ForecasterServer.start(props, ServerBuilder.forPort(props.port),
@@ -34,32 +34,45 @@ public final class ForecasterServer implements AutoCloseable {
   /**
    * Starts the forecaster: its gRPC service, registration and the memory-host followers.
    *
-   * @param channels opens channels to the nameserver and memory-hosts (tests pass in-process
-   *     ones); the channels are owned and closed by the server
+   * @param channels opens channels to the nameserver and memory-hosts (tests pass in-process ones);
+   *     the channels are owned and closed by the server
    */
-  public static ForecasterServer start(ForecasterProperties props, ServerBuilder<?> builder,
-      Function<String, ManagedChannel> channels) throws IOException {
-    return Daemon.start("forecaster", builder, channels, daemon -> {
-      BatteryLayout layout = BatteryLayout.standard().withBurnIn(props.burnIn);
-      SeriesForecasts forecasts = new SeriesForecasts(layout);
-      // Reconnects, discovery and heartbeats are short tasks; two threads keep one slow call
-      // from delaying the rest.
-      ScheduledExecutorService scheduler = daemon.scheduler("forecaster-sched", 2);
-      ManagedChannel ns = daemon.channel(props.nameserver);
-      MemoryDiscovery discovery = daemon.own(new MemoryDiscovery(ns, daemon.channels(),
-          forecasts, layout.warmUpPoints(), scheduler,
-          ForecasterMetrics.forDaemon(daemon.name())));
-      daemon.own(ForecasterMetrics.gauges(daemon.name(), forecasts, discovery));
-      daemon.serve(List.of(new ForecasterService(forecasts, layout)));
-      String host = Daemon.host(props.host);
-      Registration.Builder reg = daemon.registration("forecaster", host, host);
-      if (!props.name.isEmpty()) {
-        reg.setName(props.name);
-      }
-      daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
-      discovery.start(props.discoveryMs);
-      return new ForecasterServer(daemon, forecasts);
-    });
+  public static ForecasterServer start(
+      ForecasterProperties props,
+      ServerBuilder<?> builder,
+      Function<String, ManagedChannel> channels)
+      throws IOException {
+    return Daemon.start(
+        "forecaster",
+        builder,
+        channels,
+        daemon -> {
+          BatteryLayout layout = BatteryLayout.standard().withBurnIn(props.burnIn);
+          SeriesForecasts forecasts = new SeriesForecasts(layout);
+          // Reconnects, discovery and heartbeats are short tasks; two threads keep one slow call
+          // from delaying the rest.
+          ScheduledExecutorService scheduler = daemon.scheduler("forecaster-sched", 2);
+          ManagedChannel ns = daemon.channel(props.nameserver);
+          MemoryDiscovery discovery =
+              daemon.own(
+                  new MemoryDiscovery(
+                      ns,
+                      daemon.channels(),
+                      forecasts,
+                      layout.warmUpPoints(),
+                      scheduler,
+                      ForecasterMetrics.forDaemon(daemon.name())));
+          daemon.own(ForecasterMetrics.gauges(daemon.name(), forecasts, discovery));
+          daemon.serve(List.of(new ForecasterService(forecasts, layout)));
+          String host = Daemon.host(props.host);
+          Registration.Builder reg = daemon.registration("forecaster", host, host);
+          if (!props.name.isEmpty()) {
+            reg.setName(props.name);
+          }
+          daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
+          discovery.start(props.discoveryMs);
+          return new ForecasterServer(daemon, forecasts);
+        });
   }
 
   public int getPort() {

@@ -37,32 +37,41 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
 
   @Override
   public void getForecast(GetForecastRequest req, StreamObserver<Forecast> out) {
-    Statuses.respond(out, () -> {
-      String problem = SeriesName.problem(req.getSeries());
-      if (problem != null) {
-        throw new IllegalArgumentException("series: " + problem);
-      }
-      return Forecasts.toProto(forecasts.get(req.getSeries()).orElseThrow(
-          () -> Statuses.notFound("series '" + req.getSeries() + "' has no measurements here")),
-          req.getCriterion());
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          String problem = SeriesName.problem(req.getSeries());
+          if (problem != null) {
+            throw new IllegalArgumentException("series: " + problem);
+          }
+          return Forecasts.toProto(
+              forecasts
+                  .get(req.getSeries())
+                  .orElseThrow(
+                      () ->
+                          Statuses.notFound(
+                              "series '" + req.getSeries() + "' has no measurements here")),
+              req.getCriterion());
+        });
   }
 
   @Override
   public void getForecasts(GetForecastsRequest req, StreamObserver<GetForecastsResponse> out) {
-    Statuses.respond(out, () -> {
-      GetForecastsResponse.Builder b = GetForecastsResponse.newBuilder();
-      for (SeriesPattern p : patterns(req)) {
-        List<SeriesForecasts.Snapshot> found = forecasts.matching(p);
-        if (found.isEmpty()) {
-          b.addNotFound(p.toString());
-        }
-        for (SeriesForecasts.Snapshot s : found) {
-          b.addForecasts(Forecasts.toProto(s, req.getCriterion()));
-        }
-      }
-      return b.build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          GetForecastsResponse.Builder b = GetForecastsResponse.newBuilder();
+          for (SeriesPattern p : patterns(req)) {
+            List<SeriesForecasts.Snapshot> found = forecasts.matching(p);
+            if (found.isEmpty()) {
+              b.addNotFound(p.toString());
+            }
+            for (SeriesForecasts.Snapshot s : found) {
+              b.addForecasts(Forecasts.toProto(s, req.getCriterion()));
+            }
+          }
+          return b.build();
+        });
   }
 
   private static List<SeriesPattern> patterns(GetForecastsRequest req) {
@@ -70,8 +79,8 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       throw new IllegalArgumentException("series is empty: name series or patterns");
     }
     if (req.getSeriesCount() > MAX_SERIES) {
-      throw new IllegalArgumentException("series has " + req.getSeriesCount()
-          + " entries; at most " + MAX_SERIES);
+      throw new IllegalArgumentException(
+          "series has " + req.getSeriesCount() + " entries; at most " + MAX_SERIES);
     }
     List<SeriesPattern> out = new ArrayList<>();
     for (String s : req.getSeriesList()) {
@@ -98,17 +107,18 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     }
     ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
     CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion());
-    SeriesForecasts.Listener listener = new SeriesForecasts.Listener() {
-      @Override
-      public void updated(SeriesForecasts.Series[] changed, int n) {
-        stream.offer(changed, n, patterns);
-      }
+    SeriesForecasts.Listener listener =
+        new SeriesForecasts.Listener() {
+          @Override
+          public void updated(SeriesForecasts.Series[] changed, int n) {
+            stream.offer(changed, n, patterns);
+          }
 
-      @Override
-      public void deleted(SeriesForecasts.Series series) {
-        stream.forget(series);
-      }
-    };
+          @Override
+          public void deleted(SeriesForecasts.Series series) {
+            stream.forget(series);
+          }
+        };
     call.setOnCancelHandler(() -> forecasts.removeListener(listener));
     call.setOnReadyHandler(stream::drain);
     forecasts.addListener(listener);
@@ -122,29 +132,33 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
 
   @Override
   public void forecastPoints(ForecastPointsRequest req, StreamObserver<Forecast> out) {
-    Statuses.respond(out, () -> {
-      if (req.getPointsCount() == 0) {
-        throw new IllegalArgumentException("points is empty");
-      }
-      if (req.getPointsCount() > MAX_POINTS) {
-        throw new IllegalArgumentException("points has " + req.getPointsCount()
-            + " entries; at most " + MAX_POINTS);
-      }
-      Battery battery = layout.newBattery();
-      Measurement last = null;
-      for (int i = 0; i < req.getPointsCount(); i++) {
-        Measurement m = req.getPoints(i);
-        if (!Double.isFinite(m.getValue())) {
-          throw new IllegalArgumentException("points[" + i + "].value " + m.getValue()
-              + " must be finite");
-        }
-        battery.observe(m.getValue());
-        last = m;
-      }
-      return Forecasts.toProto(req.getSeries(),
-          battery.forecast(Forecasts.criterion(req.getCriterion())), last.getTimestampMs(),
-          last.getValue());
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          if (req.getPointsCount() == 0) {
+            throw new IllegalArgumentException("points is empty");
+          }
+          if (req.getPointsCount() > MAX_POINTS) {
+            throw new IllegalArgumentException(
+                "points has " + req.getPointsCount() + " entries; at most " + MAX_POINTS);
+          }
+          Battery battery = layout.newBattery();
+          Measurement last = null;
+          for (int i = 0; i < req.getPointsCount(); i++) {
+            Measurement m = req.getPoints(i);
+            if (!Double.isFinite(m.getValue())) {
+              throw new IllegalArgumentException(
+                  "points[" + i + "].value " + m.getValue() + " must be finite");
+            }
+            battery.observe(m.getValue());
+            last = m;
+          }
+          return Forecasts.toProto(
+              req.getSeries(),
+              battery.forecast(Forecasts.criterion(req.getCriterion())),
+              last.getTimestampMs(),
+              last.getValue());
+        });
   }
 
   /**
@@ -152,8 +166,8 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
    * forecasts change and its forecast is built when sent, from the battery's state then, so a
    * watcher that cannot keep up costs bounded memory, always gets the latest, and an update
    * overtaken before it is sent costs nothing. A deleted series leaves the queue. Updates of a
-   * whole ingest batch are queued together and sent in one go, which lets the transport write
-   * them out together.
+   * whole ingest batch are queued together and sent in one go, which lets the transport write them
+   * out together.
    */
   private static final class CoalescingStream {
     private final ServerCallStreamObserver<ForecastUpdate> call;
@@ -162,7 +176,9 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     private final ArrayDeque<Forecast> initial = new ArrayDeque<>();
     private final LinkedHashSet<SeriesForecasts.Series> pending = new LinkedHashSet<>();
 
-    CoalescingStream(ServerCallStreamObserver<ForecastUpdate> call, SeriesForecasts forecasts,
+    CoalescingStream(
+        ServerCallStreamObserver<ForecastUpdate> call,
+        SeriesForecasts forecasts,
         Criterion criterion) {
       this.call = call;
       this.forecasts = forecasts;

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one {@link MemoryFollower} per memory-host registered with the nameserver, polling the
- * registry; a memory-host that moves to a new address gets a new follower. A follower stays
- * while its memory-host is briefly absent, so its series resume when it returns.
+ * registry; a memory-host that moves to a new address gets a new follower. A follower stays while
+ * its memory-host is briefly absent, so its series resume when it returns.
  */
 final class MemoryDiscovery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MemoryDiscovery.class);
@@ -35,8 +35,12 @@ final class MemoryDiscovery implements AutoCloseable {
 
   private record Followed(String address, ManagedChannel channel, MemoryFollower follower) {}
 
-  MemoryDiscovery(io.grpc.Channel nameserver, Function<String, ManagedChannel> channels,
-      SeriesForecasts forecasts, int backlogPerSeries, ScheduledExecutorService scheduler,
+  MemoryDiscovery(
+      io.grpc.Channel nameserver,
+      Function<String, ManagedChannel> channels,
+      SeriesForecasts forecasts,
+      int backlogPerSeries,
+      ScheduledExecutorService scheduler,
       ForecasterMetrics metrics) {
     this.backlogPerSeries = backlogPerSeries;
     this.nameserver = NameserverGrpc.newBlockingStub(nameserver);
@@ -53,9 +57,11 @@ final class MemoryDiscovery implements AutoCloseable {
 
   synchronized void poll() {
     try {
-      for (Registration r : nameserver.withDeadlineAfter(5, TimeUnit.SECONDS)
-          .search(SearchRequest.newBuilder().setFilter("(kind=memory)").build())
-          .getRegistrationsList()) {
+      for (Registration r :
+          nameserver
+              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .search(SearchRequest.newBuilder().setFilter("(kind=memory)").build())
+              .getRegistrationsList()) {
         Followed f = followed.get(r.getName());
         if (f != null && f.address().equals(r.getAddress())) {
           continue;
@@ -64,8 +70,8 @@ final class MemoryDiscovery implements AutoCloseable {
           stop(f);
         }
         ManagedChannel ch = channels.apply(r.getAddress());
-        MemoryFollower follower = new MemoryFollower(r.getName(), ch, forecasts,
-            backlogPerSeries, scheduler, metrics);
+        MemoryFollower follower =
+            new MemoryFollower(r.getName(), ch, forecasts, backlogPerSeries, scheduler, metrics);
         followed.put(r.getName(), new Followed(r.getAddress(), ch, follower));
         log.info("following memory-host {} at {}", r.getName(), r.getAddress());
         follower.start();

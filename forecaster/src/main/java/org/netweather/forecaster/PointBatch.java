@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * Measurements of many series as flat arrays, the unit in which the forecaster ingests: entry
- * {@code e} is series {@link #series(int) series(e)} with points {@code [from(e), to(e))} of
- * {@link #times()} and {@link #values()}; and the names of series deleted at the source, to be
- * applied before the entries. One array set per batch, so a point costs no object of its own.
+ * {@code e} is series {@link #series(int) series(e)} with points {@code [from(e), to(e))} of {@link
+ * #times()} and {@link #values()}; and the names of series deleted at the source, to be applied
+ * before the entries. One array set per batch, so a point costs no object of its own.
  *
  * <pre>{@code
  * PointBatch b = new PointBatch();

@@ -12,17 +12,17 @@ import org.netweather.forecaster.battery.ForecastResult;
 import org.netweather.model.SeriesPattern;
 
 /**
- * One predictor {@link Battery} per series, fed a {@link PointBatch} at a time in timestamp
- * order, and the forecasts of each, computed when asked for.
+ * One predictor {@link Battery} per series, fed a {@link PointBatch} at a time in timestamp order,
+ * and the forecasts of each, computed when asked for.
  *
- * <p>A measurement at or before the last one fed to a series is skipped: follow streams
- * overlap on reconnect, and a battery must see each measurement once, in order.
+ * <p>A measurement at or before the last one fed to a series is skipped: follow streams overlap on
+ * reconnect, and a battery must see each measurement once, in order.
  *
  * <p>Cost. A batch entry costs one lookup of its series, whatever its number of points; a point
- * costs its battery update and nothing else (no object, no snapshot): forecasts are built only
- * when read, and watchers are told once per batch which series changed, so a forecast that no
- * one reads before the next measurement is never built. Per series the forecaster keeps the
- * battery, a {@link Series} holding it with the last measurement, and one map entry.
+ * costs its battery update and nothing else (no object, no snapshot): forecasts are built only when
+ * read, and watchers are told once per batch which series changed, so a forecast that no one reads
+ * before the next measurement is never built. Per series the forecaster keeps the battery, a {@link
+ * Series} holding it with the last measurement, and one map entry.
  *
  * <p>Thread-safety: feeding and reading lock one series at a time.
  */
@@ -32,8 +32,12 @@ public final class SeriesForecasts {
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
   /** The forecasts of one series after its latest measurement. */
-  public record Snapshot(String series, ForecastResult mse, ForecastResult mae,
-      long lastTimestampMs, double lastValue) {
+  public record Snapshot(
+      String series,
+      ForecastResult mse,
+      ForecastResult mae,
+      long lastTimestampMs,
+      double lastValue) {
     public ForecastResult by(Criterion c) {
       return c == Criterion.MAE ? mae : mse;
     }
@@ -148,8 +152,8 @@ public final class SeriesForecasts {
   }
 
   /**
-   * Forgets a series: its battery and forecasts go, and later points start a new battery.
-   * Returns whether it was known.
+   * Forgets a series: its battery and forecasts go, and later points start a new battery. Returns
+   * whether it was known.
    */
   public boolean delete(String name) {
     Series s = states.remove(name);
@@ -181,8 +185,12 @@ public final class SeriesForecasts {
       if (s.deleted || s.battery.count() == 0) {
         return null;
       }
-      return new Snapshot(s.name, s.battery.forecast(Criterion.MSE),
-          s.battery.forecast(Criterion.MAE), s.lastTs, s.lastValue);
+      return new Snapshot(
+          s.name,
+          s.battery.forecast(Criterion.MSE),
+          s.battery.forecast(Criterion.MAE),
+          s.lastTs,
+          s.lastValue);
     }
   }
 

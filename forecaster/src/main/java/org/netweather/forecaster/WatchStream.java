@@ -12,10 +12,9 @@ import org.netweather.api.v1.WatchResponse;
 
 /**
  * The memory-host's {@code Watch} call with its responses decoded straight from the wire into a
- * {@link PointBatch}: the generated {@link WatchResponse} would cost a message object per
- * series and a {@code Measurement} per point, built only to be copied into arrays. Same method,
- * same bytes; only the decoding differs. Fields the decoder does not know are skipped, as
- * protobuf does.
+ * {@link PointBatch}: the generated {@link WatchResponse} would cost a message object per series
+ * and a {@code Measurement} per point, built only to be copied into arrays. Same method, same
+ * bytes; only the decoding differs. Fields the decoder does not know are skipped, as protobuf does.
  */
 final class WatchStream {
   private WatchStream() {}
@@ -32,7 +31,8 @@ final class WatchStream {
   /** {@code netweather.v1.MemoryHost/Watch}, answering {@link PointBatch}es. */
   static final MethodDescriptor<WatchRequest, PointBatch> METHOD =
       MemoryHostGrpc.getWatchMethod().toBuilder(
-          ProtoUtils.marshaller(WatchRequest.getDefaultInstance()), new Decoder()).build();
+              ProtoUtils.marshaller(WatchRequest.getDefaultInstance()), new Decoder())
+          .build();
 
   private static final class Decoder implements MethodDescriptor.Marshaller<PointBatch> {
     @Override
@@ -45,8 +45,10 @@ final class WatchStream {
       try {
         return decode(CodedInputStream.newInstance(stream));
       } catch (IOException e) {
-        throw io.grpc.Status.INTERNAL.withDescription("malformed watch response: "
-            + e.getMessage()).withCause(e).asRuntimeException();
+        throw io.grpc.Status.INTERNAL
+            .withDescription("malformed watch response: " + e.getMessage())
+            .withCause(e)
+            .asRuntimeException();
       }
     }
   }

@@ -20,8 +20,8 @@ import org.netweather.testing.InProcessChannels;
 import org.netweather.testing.MetricValues;
 
 /**
- * The forecaster daemon's own metrics, read from the process's default registry, while it
- * follows a fake memory-host found through a fake nameserver (both in-process).
+ * The forecaster daemon's own metrics, read from the process's default registry, while it follows a
+ * fake memory-host found through a fake nameserver (both in-process).
  */
 class ForecasterMetricsTest {
   private static final String DAEMON = "forecaster";
@@ -45,47 +45,69 @@ class ForecasterMetricsTest {
       throws Exception {
     String memory = GrpcCleanupExtension.newName();
     String nameserver = GrpcCleanupExtension.newName();
-    grpc.register(InProcessServerBuilder.forName(nameserver).addService(
-        new NameserverGrpc.NameserverImplBase() {
-          @Override
-          public void search(SearchRequest req, StreamObserver<SearchResponse> out) {
-            out.onNext(SearchResponse.newBuilder().addRegistrations(Registration.newBuilder()
-                .setName("memory@m").setKind("memory").setAddress(memory + ":0")).build());
-            out.onCompleted();
-          }
-        }).build().start());
+    grpc.register(
+        InProcessServerBuilder.forName(nameserver)
+            .addService(
+                new NameserverGrpc.NameserverImplBase() {
+                  @Override
+                  public void search(SearchRequest req, StreamObserver<SearchResponse> out) {
+                    out.onNext(
+                        SearchResponse.newBuilder()
+                            .addRegistrations(
+                                Registration.newBuilder()
+                                    .setName("memory@m")
+                                    .setKind("memory")
+                                    .setAddress(memory + ":0"))
+                            .build());
+                    out.onCompleted();
+                  }
+                })
+            .build()
+            .start());
     // Five measurements, then the last two of series a again with two new ones: a resumed
     // stream overlaps, and the batteries (and the counter) take only the new ones.
-    grpc.register(InProcessServerBuilder.forName(memory).addService(
-        new MemoryHostGrpc.MemoryHostImplBase() {
-          @Override
-          public void watch(WatchRequest req, StreamObserver<WatchResponse> out) {
-            out.onNext(WatchResponse.newBuilder()
-                .addBatches(points("cpu.availability:a", 1000, 2000, 3000))
-                .addBatches(points("cpu.availability:b", 1000, 2000)).build());
-            out.onNext(WatchResponse.newBuilder()
-                .addBatches(points("cpu.availability:a", 2000, 3000, 4000, 5000)).build());
-            // Left open, as a live stream is.
-          }
-        }).build().start());
-    ForecasterProperties p = ForecasterProperties.defaults()
-        .with(ForecasterProperties.NAMESERVER, nameserver + ":0")
-        .with(ForecasterProperties.HOST, "f")
-        .with(ForecasterProperties.DISCOVERY_MS, 100L);
+    grpc.register(
+        InProcessServerBuilder.forName(memory)
+            .addService(
+                new MemoryHostGrpc.MemoryHostImplBase() {
+                  @Override
+                  public void watch(WatchRequest req, StreamObserver<WatchResponse> out) {
+                    out.onNext(
+                        WatchResponse.newBuilder()
+                            .addBatches(points("cpu.availability:a", 1000, 2000, 3000))
+                            .addBatches(points("cpu.availability:b", 1000, 2000))
+                            .build());
+                    out.onNext(
+                        WatchResponse.newBuilder()
+                            .addBatches(points("cpu.availability:a", 2000, 3000, 4000, 5000))
+                            .build());
+                    // Left open, as a live stream is.
+                  }
+                })
+            .build()
+            .start());
+    ForecasterProperties p =
+        ForecasterProperties.defaults()
+            .with(ForecasterProperties.NAMESERVER, nameserver + ":0")
+            .with(ForecasterProperties.HOST, "f")
+            .with(ForecasterProperties.DISCOVERY_MS, 100L);
     double observed = value("netweather_forecaster_observed_measurements");
     double series = value("netweather_forecaster_series");
     double followed = value("netweather_forecaster_followed_memory_hosts");
 
-    try (ForecasterServer f = ForecasterServer.start(p,
-        InProcessServerBuilder.forName(GrpcCleanupExtension.newName()),
-        InProcessChannels::forAddress)) {
-      assertEquals(observed + 7, MetricValues.await(observed + 7,
-          () -> value("netweather_forecaster_observed_measurements")));
+    try (ForecasterServer f =
+        ForecasterServer.start(
+            p,
+            InProcessServerBuilder.forName(GrpcCleanupExtension.newName()),
+            InProcessChannels::forAddress)) {
+      assertEquals(
+          observed + 7,
+          MetricValues.await(
+              observed + 7, () -> value("netweather_forecaster_observed_measurements")));
       assertEquals(series + 2, value("netweather_forecaster_series"));
       assertEquals(followed + 1, value("netweather_forecaster_followed_memory_hosts"));
     }
-    assertEquals(series, value("netweather_forecaster_series"),
-        "a stopped daemon reports nothing");
+    assertEquals(series, value("netweather_forecaster_series"), "a stopped daemon reports nothing");
     assertEquals(followed, value("netweather_forecaster_followed_memory_hosts"));
   }
 }

@@ -13,8 +13,9 @@ import org.netweather.model.SeriesPattern;
 
 class SeriesForecastsTest {
   private static final BatteryLayout LAYOUT = BatteryLayout.standard().withBurnIn(20);
-  private static final String[] SERIES = {"cpu.availability:a", "cpu.availability:b",
-      "tcp.latency:a->b"};
+  private static final String[] SERIES = {
+    "cpu.availability:a", "cpu.availability:b", "tcp.latency:a->b"
+  };
 
   @Test
   void batches_giveTheSameForecastsAsPointByPoint_includingOverlapsAndBadValues() {
@@ -51,13 +52,14 @@ class SeriesForecastsTest {
   void listeners_hearEachChangedSeriesOncePerBatch() {
     SeriesForecasts forecasts = new SeriesForecasts(LAYOUT);
     List<List<String>> heard = new ArrayList<>();
-    forecasts.addListener((changed, n) -> {
-      List<String> names = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        names.add(changed[i].name());
-      }
-      heard.add(names);
-    });
+    forecasts.addListener(
+        (changed, n) -> {
+          List<String> names = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            names.add(changed[i].name());
+          }
+          heard.add(names);
+        });
     PointBatch b = new PointBatch();
     b.startSeries(SERIES[0]);
     b.add(1, 1);
@@ -73,15 +75,16 @@ class SeriesForecastsTest {
   void deletedSeries_loseTheirForecasts_andStartAfreshIfFedAgain() {
     SeriesForecasts forecasts = new SeriesForecasts(LAYOUT);
     List<String> deleted = new ArrayList<>();
-    forecasts.addListener(new SeriesForecasts.Listener() {
-      @Override
-      public void updated(SeriesForecasts.Series[] changed, int n) {}
+    forecasts.addListener(
+        new SeriesForecasts.Listener() {
+          @Override
+          public void updated(SeriesForecasts.Series[] changed, int n) {}
 
-      @Override
-      public void deleted(SeriesForecasts.Series series) {
-        deleted.add(series.name());
-      }
-    });
+          @Override
+          public void deleted(SeriesForecasts.Series series) {
+            deleted.add(series.name());
+          }
+        });
     for (String s : SERIES) {
       forecasts.observe(s, new long[] {1, 2, 3}, new double[] {1, 2, 3}, 3);
     }
@@ -93,8 +96,11 @@ class SeriesForecastsTest {
     assertEquals(List.of(SERIES[0]), deleted);
     assertFalse(forecasts.get(SERIES[0]).isPresent());
     assertEquals(2, forecasts.size());
-    assertEquals(List.of(SERIES[1]), forecasts.matching(SeriesPattern.parse("cpu.*")).stream()
-        .map(SeriesForecasts.Snapshot::series).toList());
+    assertEquals(
+        List.of(SERIES[1]),
+        forecasts.matching(SeriesPattern.parse("cpu.*")).stream()
+            .map(SeriesForecasts.Snapshot::series)
+            .toList());
 
     // Points older than the deleted series' last one are new to the fresh battery.
     forecasts.observe(SERIES[0], new long[] {1}, new double[] {5}, 1);

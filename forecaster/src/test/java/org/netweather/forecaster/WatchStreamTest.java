@@ -13,15 +13,20 @@ import org.netweather.api.v1.WatchResponse;
 class WatchStreamTest {
   @Test
   void decode_readsWhatTheGeneratedCodeWrites() throws Exception {
-    WatchResponse msg = WatchResponse.newBuilder()
-        .addBatches(SeriesPoints.newBuilder().setSeries("cpu.availability:a")
-            .addPoints(Measurement.newBuilder().setTimestampMs(1000).setValue(0.25))
-            .addPoints(Measurement.newBuilder().setTimestampMs(2000).setValue(-3.5)))
-        .addBatches(SeriesPoints.newBuilder().setSeries("tcp.latency:a->b"))
-        .addBatches(SeriesPoints.newBuilder().setSeries("memory.free:\u00e9t\u00e9")
-            .addPoints(Measurement.newBuilder().setTimestampMs(1_700_000_000_123L)))
-        .addDeletedSeries("cpu.availability:gone")
-        .build();
+    WatchResponse msg =
+        WatchResponse.newBuilder()
+            .addBatches(
+                SeriesPoints.newBuilder()
+                    .setSeries("cpu.availability:a")
+                    .addPoints(Measurement.newBuilder().setTimestampMs(1000).setValue(0.25))
+                    .addPoints(Measurement.newBuilder().setTimestampMs(2000).setValue(-3.5)))
+            .addBatches(SeriesPoints.newBuilder().setSeries("tcp.latency:a->b"))
+            .addBatches(
+                SeriesPoints.newBuilder()
+                    .setSeries("memory.free:\u00e9t\u00e9")
+                    .addPoints(Measurement.newBuilder().setTimestampMs(1_700_000_000_123L)))
+            .addDeletedSeries("cpu.availability:gone")
+            .build();
     PointBatch b = WatchStream.decode(CodedInputStream.newInstance(msg.toByteArray()));
 
     assertEquals(3, b.entries());
@@ -33,8 +38,8 @@ class WatchStreamTest {
     assertEquals(2, b.from(1));
     assertEquals(2, b.to(1));
     assertEquals(3, b.to(2));
-    assertArrayEquals(new long[] {1000, 2000, 1_700_000_000_123L},
-        Arrays.copyOf(b.times(), b.points()));
+    assertArrayEquals(
+        new long[] {1000, 2000, 1_700_000_000_123L}, Arrays.copyOf(b.times(), b.points()));
     assertArrayEquals(new double[] {0.25, -3.5, 0}, Arrays.copyOf(b.values(), b.points()));
     assertEquals(1, b.deletedCount());
     assertEquals("cpu.availability:gone", b.deletedSeries(0));

@@ -18,12 +18,13 @@ public final class Nws {
     SLF4JBridgeHandler.removeHandlersForRootLogger();
     SLF4JBridgeHandler.install();
     CommandLine cmd = NwsCommand.commandLine();
-    cmd.setExecutionStrategy(parsed -> {
-      if (!NwsCommand.runsDaemon(leaf(parsed))) {
-        quietTransportLogs();
-      }
-      return new CommandLine.RunLast().execute(parsed);
-    });
+    cmd.setExecutionStrategy(
+        parsed -> {
+          if (!NwsCommand.runsDaemon(leaf(parsed))) {
+            quietTransportLogs();
+          }
+          return new CommandLine.RunLast().execute(parsed);
+        });
     System.exit(cmd.execute(args));
   }
 
@@ -33,8 +34,8 @@ public final class Nws {
   }
 
   /**
-   * A one-shot command reports its own failures in one line; gRPC's and Netty's warnings about
-   * the same failure (an unknown host, say) would only add a stack trace before it.
+   * A one-shot command reports its own failures in one line; gRPC's and Netty's warnings about the
+   * same failure (an unknown host, say) would only add a stack trace before it.
    */
   private static void quietTransportLogs() {
     for (String name : List.of("io.grpc", "io.netty")) {

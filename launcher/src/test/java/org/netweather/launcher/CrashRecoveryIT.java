@@ -1,7 +1,6 @@
 package org.netweather.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -27,14 +26,14 @@ import org.netweather.client.NetWeatherClient;
 
 /**
  * Nameserver and memory-host as separate processes; 10 000 measurements appended while the
- * memory-host is killed with SIGKILL and restarted, and then the nameserver too. Every
- * acknowledged measurement must be stored exactly once, and the registrations must come back.
+ * memory-host is killed with SIGKILL and restarted, and then the nameserver too. Every acknowledged
+ * measurement must be stored exactly once, and the registrations must come back.
  */
 class CrashRecoveryIT {
   private static final int TOTAL = 10_000;
   private static final int BATCH = 10;
-  private static final List<String> SERIES = List.of("cpu.availability:h0",
-      "cpu.availability:h1", "memory.free:h0", "memory.free:h1");
+  private static final List<String> SERIES =
+      List.of("cpu.availability:h0", "cpu.availability:h1", "memory.free:h0", "memory.free:h1");
 
   @TempDir Path dir;
 
@@ -43,19 +42,39 @@ class CrashRecoveryIT {
   void appendsSurviveKill9OfMemoryHostAndNameserver() throws Exception {
     int nsPort = DaemonProcesses.freePort();
     int memPort = DaemonProcesses.freePort();
-    String[] nsArgs = {"nameserver", "--port", "" + nsPort, "--data-dir", dir.resolve("ns")
-        .toString(), "--host", "localhost", "--metrics-port", "-1"};
-    String[] memArgs = {"memory", "--port", "" + memPort, "--data-dir", dir.resolve("mem")
-        .toString(), "--nameserver", "localhost:" + nsPort, "--host", "localhost",
-        "--metrics-port", "-1"};
+    String[] nsArgs = {
+      "nameserver",
+      "--port",
+      "" + nsPort,
+      "--data-dir",
+      dir.resolve("ns").toString(),
+      "--host",
+      "localhost",
+      "--metrics-port",
+      "-1"
+    };
+    String[] memArgs = {
+      "memory",
+      "--port",
+      "" + memPort,
+      "--data-dir",
+      dir.resolve("mem").toString(),
+      "--nameserver",
+      "localhost:" + nsPort,
+      "--host",
+      "localhost",
+      "--metrics-port",
+      "-1"
+    };
     try (DaemonProcesses procs = new DaemonProcesses(dir.resolve("logs"))) {
       Process ns = procs.start("nameserver", nsArgs);
       Process mem = procs.start("memory", memArgs);
       ManagedChannel nsChannel = DaemonProcesses.channel(nsPort);
-      try (NetWeatherClient client = NetWeatherClient.forChannel(nsChannel)
-          .deadline(Duration.ofSeconds(5))
-          .channels(address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))
-          .build()) {
+      try (NetWeatherClient client =
+          NetWeatherClient.forChannel(nsChannel)
+              .deadline(Duration.ofSeconds(5))
+              .channels(address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))
+              .build()) {
         await("memory-host registered", () -> hasMemoryHost(client), procs);
 
         long base = System.currentTimeMillis() - 3_600_000;
@@ -63,23 +82,28 @@ class CrashRecoveryIT {
         SERIES.forEach(s -> acked.put(s, ConcurrentHashMap.newKeySet()));
         AtomicInteger done = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread appender = new Thread(() -> {
-          try {
-            for (int i = 0; i < TOTAL; i += BATCH) {
-              String series = SERIES.get((i / BATCH) % SERIES.size());
-              SeriesPoints.Builder b = SeriesPoints.newBuilder().setSeries(series);
-              for (int k = i; k < i + BATCH; k++) {
-                b.addPoints(Measurement.newBuilder().setTimestampMs(base + k)
-                    .setValue((k % 100) / 100.0));
-              }
-              putUntilAcknowledged(client, b.build());
-              b.getPointsList().forEach(p -> acked.get(series).add(p.getTimestampMs()));
-              done.addAndGet(BATCH);
-            }
-          } catch (Throwable t) {
-            failure.set(t);
-          }
-        }, "appender");
+        Thread appender =
+            new Thread(
+                () -> {
+                  try {
+                    for (int i = 0; i < TOTAL; i += BATCH) {
+                      String series = SERIES.get((i / BATCH) % SERIES.size());
+                      SeriesPoints.Builder b = SeriesPoints.newBuilder().setSeries(series);
+                      for (int k = i; k < i + BATCH; k++) {
+                        b.addPoints(
+                            Measurement.newBuilder()
+                                .setTimestampMs(base + k)
+                                .setValue((k % 100) / 100.0));
+                      }
+                      putUntilAcknowledged(client, b.build());
+                      b.getPointsList().forEach(p -> acked.get(series).add(p.getTimestampMs()));
+                      done.addAndGet(BATCH);
+                    }
+                  } catch (Throwable t) {
+                    failure.set(t);
+                  }
+                },
+                "appender");
         appender.start();
 
         await("2000 acknowledged", () -> done.get() >= 2000, procs);
@@ -101,22 +125,25 @@ class CrashRecoveryIT {
 
         for (String s : SERIES) {
           List<Measurement> stored = fetchWithRetry(client, s);
-          List<Long> times = stored.stream().map(Measurement::getTimestampMs)
-              .collect(Collectors.toList());
+          List<Long> times =
+              stored.stream().map(Measurement::getTimestampMs).collect(Collectors.toList());
           assertEquals(times.size(), Set.copyOf(times).size(), s + " holds duplicates");
           assertEquals(acked.get(s), Set.copyOf(times), s + " lost or invented points");
           for (Measurement m : stored) {
             assertEquals(((m.getTimestampMs() - base) % 100) / 100.0, m.getValue(), 1e-12);
           }
         }
-        await("registrations back", () -> {
-          Map<String, String> kinds = new HashMap<>();
-          for (Registration r : client.search("")) {
-            kinds.put(r.getKind(), r.getAddress());
-          }
-          return ("localhost:" + memPort).equals(kinds.get("memory"))
-              && ("localhost:" + nsPort).equals(kinds.get("nameserver"));
-        }, procs);
+        await(
+            "registrations back",
+            () -> {
+              Map<String, String> kinds = new HashMap<>();
+              for (Registration r : client.search("")) {
+                kinds.put(r.getKind(), r.getAddress());
+              }
+              return ("localhost:" + memPort).equals(kinds.get("memory"))
+                  && ("localhost:" + nsPort).equals(kinds.get("nameserver"));
+            },
+            procs);
       } finally {
         nsChannel.shutdownNow();
       }
@@ -168,8 +195,13 @@ class CrashRecoveryIT {
     long deadline = System.currentTimeMillis() + 120_000;
     while (!condition.getAsBoolean()) {
       if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("timed out waiting for " + what + "\nnameserver log:\n"
-            + procs.log("nameserver") + "\nmemory log:\n" + procs.log("memory"));
+        throw new AssertionError(
+            "timed out waiting for "
+                + what
+                + "\nnameserver log:\n"
+                + procs.log("nameserver")
+                + "\nmemory log:\n"
+                + procs.log("memory"));
       }
       Thread.sleep(100);
     }

@@ -30,8 +30,10 @@ final class DaemonProcesses implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(home.resolve("bin/nws").toString());
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".log").toFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".log").toFile()));
     pb.environment().put("NWS_JAVA_OPTS", "-Xmx256m");
     Process p = pb.start();
     started.add(p);

@@ -55,30 +55,35 @@ class ForecasterFollowTest {
   private ManagedChannel client;
   private long t0;
 
-
   @BeforeEach
   void setUp() throws Exception {
     ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
-    nsServer = InProcessServerBuilder.forName("ns").addService(new NameserverService(ns)).build()
-        .start();
-    ns.register(Registration.newBuilder().setName("memory@m1").setKind("memory")
-        .setAddress("m1:1").build(), 3600);
+    nsServer =
+        InProcessServerBuilder.forName("ns").addService(new NameserverService(ns)).build().start();
+    ns.register(
+        Registration.newBuilder().setName("memory@m1").setKind("memory").setAddress("m1:1").build(),
+        3600);
     startMemory();
-    ForecasterProperties p = ForecasterProperties.defaults()
-        .with(ForecasterProperties.NAMESERVER, "ns:1")
-        .with(ForecasterProperties.HOST, "f")
-        .with(ForecasterProperties.DISCOVERY_MS, 100L)
-        .with(ForecasterProperties.BURN_IN, 10);
-    forecaster = ForecasterServer.start(p, InProcessServerBuilder.forName("forecaster"),
-        InProcessChannels::forAddress);
+    ForecasterProperties p =
+        ForecasterProperties.defaults()
+            .with(ForecasterProperties.NAMESERVER, "ns:1")
+            .with(ForecasterProperties.HOST, "f")
+            .with(ForecasterProperties.DISCOVERY_MS, 100L)
+            .with(ForecasterProperties.BURN_IN, 10);
+    forecaster =
+        ForecasterServer.start(
+            p, InProcessServerBuilder.forName("forecaster"), InProcessChannels::forAddress);
     client = InProcessChannelBuilder.forName("forecaster").build();
     t0 = System.currentTimeMillis() - 3_600_000;
   }
 
   private void startMemory() throws Exception {
     store = MeasurementStore.open(dir.resolve("mem"), 1000, Clock.systemUTC(), watchPool);
-    memServer = InProcessServerBuilder.forName("m1")
-        .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+    memServer =
+        InProcessServerBuilder.forName("m1")
+            .addService(new MemoryHostService(store, Clock.systemUTC()))
+            .build()
+            .start();
   }
 
   private void killMemory() throws Exception {
@@ -111,8 +116,8 @@ class ForecasterFollowTest {
   }
 
   private Forecast forecast(String series) {
-    return ForecasterGrpc.newBlockingStub(client).getForecast(
-        GetForecastRequest.newBuilder().setSeries(series).build());
+    return ForecasterGrpc.newBlockingStub(client)
+        .getForecast(GetForecastRequest.newBuilder().setSeries(series).build());
   }
 
   @Test
@@ -135,13 +140,18 @@ class ForecasterFollowTest {
     append("memory.free:a", 0, 5, 1024);
     await(() -> count("cpu.availability:a") == 160 && count("memory.free:a") == 5);
 
-    List<Forecast> all = ForecasterGrpc.newBlockingStub(client).getForecasts(
-        GetForecastsRequest.newBuilder().addSeries("*:a").addSeries("tcp.*").build())
-        .getForecastsList();
+    List<Forecast> all =
+        ForecasterGrpc.newBlockingStub(client)
+            .getForecasts(
+                GetForecastsRequest.newBuilder().addSeries("*:a").addSeries("tcp.*").build())
+            .getForecastsList();
     assertEquals(2, all.size());
-    assertEquals(List.of("tcp.*"), ForecasterGrpc.newBlockingStub(client).getForecasts(
-        GetForecastsRequest.newBuilder().addSeries("*:a").addSeries("tcp.*").build())
-        .getNotFoundList());
+    assertEquals(
+        List.of("tcp.*"),
+        ForecasterGrpc.newBlockingStub(client)
+            .getForecasts(
+                GetForecastsRequest.newBuilder().addSeries("*:a").addSeries("tcp.*").build())
+            .getNotFoundList());
   }
 
   @Test
@@ -149,13 +159,15 @@ class ForecasterFollowTest {
     append("cpu.availability:a", 0, 500, 0.25);
     await(() -> count("cpu.availability:a") == 500);
     forecaster.close();
-    ForecasterProperties p = ForecasterProperties.defaults()
-        .with(ForecasterProperties.NAMESERVER, "ns:1")
-        .with(ForecasterProperties.HOST, "f")
-        .with(ForecasterProperties.DISCOVERY_MS, 100L)
-        .with(ForecasterProperties.BURN_IN, 10);
-    forecaster = ForecasterServer.start(p, InProcessServerBuilder.forName("forecaster2"),
-        InProcessChannels::forAddress);
+    ForecasterProperties p =
+        ForecasterProperties.defaults()
+            .with(ForecasterProperties.NAMESERVER, "ns:1")
+            .with(ForecasterProperties.HOST, "f")
+            .with(ForecasterProperties.DISCOVERY_MS, 100L)
+            .with(ForecasterProperties.BURN_IN, 10);
+    forecaster =
+        ForecasterServer.start(
+            p, InProcessServerBuilder.forName("forecaster2"), InProcessChannels::forAddress);
     client.shutdownNow();
     client = InProcessChannelBuilder.forName("forecaster2").build();
     int window = BatteryLayout.standard().withBurnIn(10).warmUpPoints();
@@ -173,34 +185,46 @@ class ForecasterFollowTest {
     await(() -> count("cpu.availability:a") == 20 && count("cpu.availability:b") == 20);
     ManagedChannel ch = InProcessChannelBuilder.forName("m1").build();
     try {
-      assertEquals(1, MemoryHostGrpc.newBlockingStub(ch).deleteSeries(
-          DeleteSeriesRequest.newBuilder().setPattern("cpu.availability:a").build()).getCount());
+      assertEquals(
+          1,
+          MemoryHostGrpc.newBlockingStub(ch)
+              .deleteSeries(
+                  DeleteSeriesRequest.newBuilder().setPattern("cpu.availability:a").build())
+              .getCount());
     } finally {
       ch.shutdownNow();
     }
     await(() -> count("cpu.availability:a") == -1);
-    StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
-        StatusRuntimeException.class, () -> forecast("cpu.availability:a"));
+    StatusRuntimeException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            StatusRuntimeException.class, () -> forecast("cpu.availability:a"));
     assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
-    assertEquals(List.of("cpu.availability:b"), ForecasterGrpc.newBlockingStub(client)
-        .getForecasts(GetForecastsRequest.newBuilder().addSeries("cpu.*").build())
-        .getForecastsList().stream().map(Forecast::getSeries).toList());
+    assertEquals(
+        List.of("cpu.availability:b"),
+        ForecasterGrpc.newBlockingStub(client)
+            .getForecasts(GetForecastsRequest.newBuilder().addSeries("cpu.*").build())
+            .getForecastsList()
+            .stream()
+            .map(Forecast::getSeries)
+            .toList());
     // A watcher subscribing now hears of b alone, and then of b's new points only.
     java.util.concurrent.BlockingQueue<String> heard =
         new java.util.concurrent.LinkedBlockingQueue<>();
-    ForecasterGrpc.newStub(client).watchForecasts(GetForecastsRequest.newBuilder()
-        .addSeries("cpu.*").build(), new io.grpc.stub.StreamObserver<ForecastUpdate>() {
-          @Override
-          public void onNext(ForecastUpdate u) {
-            heard.add(u.getForecast().getSeries() + "#" + u.getForecast().getCount());
-          }
+    ForecasterGrpc.newStub(client)
+        .watchForecasts(
+            GetForecastsRequest.newBuilder().addSeries("cpu.*").build(),
+            new io.grpc.stub.StreamObserver<ForecastUpdate>() {
+              @Override
+              public void onNext(ForecastUpdate u) {
+                heard.add(u.getForecast().getSeries() + "#" + u.getForecast().getCount());
+              }
 
-          @Override
-          public void onError(Throwable t) {}
+              @Override
+              public void onError(Throwable t) {}
 
-          @Override
-          public void onCompleted() {}
-        });
+              @Override
+              public void onCompleted() {}
+            });
     assertEquals("cpu.availability:b#20", heard.poll(10, TimeUnit.SECONDS));
     append("cpu.availability:b", 20, 21, 0.5);
     assertEquals("cpu.availability:b#21", heard.poll(10, TimeUnit.SECONDS));
@@ -209,15 +233,20 @@ class ForecasterFollowTest {
 
   @Test
   void unknownSeries_isNotFound_andMalformedIsInvalid() {
-    StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
-        StatusRuntimeException.class, () -> forecast("cpu.availability:nowhere"));
+    StatusRuntimeException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            StatusRuntimeException.class, () -> forecast("cpu.availability:nowhere"));
     assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
-    e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
-        () -> forecast("nocolon"));
+    e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            StatusRuntimeException.class, () -> forecast("nocolon"));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
-    e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
-        () -> ForecasterGrpc.newBlockingStub(client).getForecasts(
-            GetForecastsRequest.getDefaultInstance()));
+    e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            StatusRuntimeException.class,
+            () ->
+                ForecasterGrpc.newBlockingStub(client)
+                    .getForecasts(GetForecastsRequest.getDefaultInstance()));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
   }
 

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,15 +29,26 @@ import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.SeriesPoints;
 
 /**
- * The memory-host's data directory under stress, with real processes: a second daemon on the
- * same directory, and a disk that fills up, is freed, and is nearly full again across a SIGKILL.
+ * The memory-host's data directory under stress, with real processes: a second daemon on the same
+ * directory, and a disk that fills up, is freed, and is nearly full again across a SIGKILL.
  */
 class MemoryHostDiskIT {
   @TempDir Path dir;
 
   private static String[] memArgs(Path data, int port) {
-    return new String[] {"memory", "--port", "" + port, "--data-dir", data.toString(),
-        "--nameserver", "localhost:1", "--host", "localhost", "--metrics-port", "-1"};
+    return new String[] {
+      "memory",
+      "--port",
+      "" + port,
+      "--data-dir",
+      data.toString(),
+      "--nameserver",
+      "localhost:1",
+      "--host",
+      "localhost",
+      "--metrics-port",
+      "-1"
+    };
   }
 
   @Test
@@ -59,8 +69,10 @@ class MemoryHostDiskIT {
         assertTrue(log.contains("in use by another daemon (pid " + first.pid()), log);
         // The first one is unharmed.
         assertTrue(first.isAlive());
-        assertEquals(1, stub.fetch(FetchRequest.newBuilder().setSeries("user.x:a").setLast(5)
-            .build()).getPointsCount());
+        assertEquals(
+            1,
+            stub.fetch(FetchRequest.newBuilder().setSeries("user.x:a").setLast(5).build())
+                .getPointsCount());
       } finally {
         ch.shutdownNow();
       }
@@ -72,8 +84,9 @@ class MemoryHostDiskIT {
   void diskFull_refusesWithResourceExhausted_recoversWhenFreed_andSurvivesKill9() throws Exception {
     Path mnt = dir.resolve("tmpfs");
     Files.createDirectories(mnt);
-    Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs",
-        mnt.toString()) == 0, "needs root to mount a small tmpfs");
+    Assumptions.assumeTrue(
+        run("mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", mnt.toString()) == 0,
+        "needs root to mount a small tmpfs");
     try (DaemonProcesses procs = new DaemonProcesses(dir.resolve("logs"))) {
       Path data = mnt.resolve("mem");
       Path filler = mnt.resolve("filler");
@@ -103,26 +116,32 @@ class MemoryHostDiskIT {
           t += 200;
         }
         assertTrue(full != null, "the disk never filled");
-        assertEquals(Status.Code.RESOURCE_EXHAUSTED, full.getStatus().getCode(),
+        assertEquals(
+            Status.Code.RESOURCE_EXHAUSTED,
+            full.getStatus().getCode(),
             String.valueOf(full.getStatus()));
-        assertTrue(full.getStatus().getDescription().contains(data.toString()),
+        assertTrue(
+            full.getStatus().getDescription().contains(data.toString()),
             full.getStatus().getDescription());
 
         // Space freed: service resumes on its own.
         Files.delete(filler);
         long[] next = {t};
-        await(() -> {
-          try {
-            appendBatch(stub, "user.x:after", next[0], 10);
-            for (long k = next[0]; k < next[0] + 10; k++) {
-              acked.computeIfAbsent("user.x:after", x -> new HashSet<>()).add(k);
-            }
-            return true;
-          } catch (StatusRuntimeException e) {
-            next[0] += 10;
-            return false;
-          }
-        }, procs, "appends accepted again after space was freed");
+        await(
+            () -> {
+              try {
+                appendBatch(stub, "user.x:after", next[0], 10);
+                for (long k = next[0]; k < next[0] + 10; k++) {
+                  acked.computeIfAbsent("user.x:after", x -> new HashSet<>()).add(k);
+                }
+                return true;
+              } catch (StatusRuntimeException e) {
+                next[0] += 10;
+                return false;
+              }
+            },
+            procs,
+            "appends accepted again after space was freed");
 
         // SIGKILL, then restart on a nearly full disk again.
         DaemonProcesses.kill9(mem);
@@ -134,8 +153,10 @@ class MemoryHostDiskIT {
           MemoryHostGrpc.MemoryHostBlockingStub stub2 = MemoryHostGrpc.newBlockingStub(ch2);
           await(() -> serves(stub2), procs, "restarted with 2 MB free");
           for (Map.Entry<String, Set<Long>> e : acked.entrySet()) {
-            List<Measurement> got = stub2.fetch(FetchRequest.newBuilder().setSeries(e.getKey())
-                .setLast(100_000).build()).getPointsList();
+            List<Measurement> got =
+                stub2
+                    .fetch(FetchRequest.newBuilder().setSeries(e.getKey()).setLast(100_000).build())
+                    .getPointsList();
             Set<Long> times = new HashSet<>();
             for (Measurement m : got) {
               assertTrue(times.add(m.getTimestampMs()), "duplicate in " + e.getKey());
@@ -160,33 +181,40 @@ class MemoryHostDiskIT {
 
   private static boolean serves(MemoryHostGrpc.MemoryHostBlockingStub stub) {
     try {
-      stub.withDeadlineAfter(2, TimeUnit.SECONDS).listSeries(
-          org.netweather.api.v1.ListSeriesRequest.newBuilder().setPattern("user.x:s0").build());
+      stub.withDeadlineAfter(2, TimeUnit.SECONDS)
+          .listSeries(
+              org.netweather.api.v1.ListSeriesRequest.newBuilder().setPattern("user.x:s0").build());
       return true;
     } catch (StatusRuntimeException e) {
       return false;
     }
   }
 
-  private static Long append(MemoryHostGrpc.MemoryHostBlockingStub stub, String series, long t,
-      double v) {
+  private static Long append(
+      MemoryHostGrpc.MemoryHostBlockingStub stub, String series, long t, double v) {
     try {
-      return stub.withDeadlineAfter(5, TimeUnit.SECONDS).append(AppendRequest.newBuilder()
-          .addBatches(SeriesPoints.newBuilder().setSeries(series).addPoints(Measurement
-              .newBuilder().setTimestampMs(t).setValue(v))).build()).getStored();
+      return stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+          .append(
+              AppendRequest.newBuilder()
+                  .addBatches(
+                      SeriesPoints.newBuilder()
+                          .setSeries(series)
+                          .addPoints(Measurement.newBuilder().setTimestampMs(t).setValue(v)))
+                  .build())
+          .getStored();
     } catch (StatusRuntimeException e) {
       return null;
     }
   }
 
-  private static void appendBatch(MemoryHostGrpc.MemoryHostBlockingStub stub, String series,
-      long from, int n) {
+  private static void appendBatch(
+      MemoryHostGrpc.MemoryHostBlockingStub stub, String series, long from, int n) {
     SeriesPoints.Builder b = SeriesPoints.newBuilder().setSeries(series);
     for (int i = 0; i < n; i++) {
       b.addPoints(Measurement.newBuilder().setTimestampMs(from + i).setValue(Math.sin(from + i)));
     }
-    stub.withDeadlineAfter(10, TimeUnit.SECONDS).append(AppendRequest.newBuilder()
-        .addBatches(b).build());
+    stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+        .append(AppendRequest.newBuilder().addBatches(b).build());
   }
 
   private static void fill(Path file, long bytes) throws IOException {
@@ -210,8 +238,8 @@ class MemoryHostDiskIT {
     long deadline = System.currentTimeMillis() + 90_000;
     while (!c.getAsBoolean()) {
       if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("timed out waiting: " + what + "\n" + procs.log("memory")
-            + procs.log("memory-2"));
+        throw new AssertionError(
+            "timed out waiting: " + what + "\n" + procs.log("memory") + procs.log("memory-2"));
       }
       Thread.sleep(200);
     }

@@ -41,33 +41,54 @@ class MetricsIT {
   @Test
   @Timeout(240)
   void prometheusScrapesEveryDaemonsMetricsFromNwsUp() throws Exception {
-    assumeTrue(onPath("prometheus") && onPath("promtool"),
+    assumeTrue(
+        onPath("prometheus") && onPath("promtool"),
         "needs prometheus and promtool (apt-get install prometheus, as .ci/run does)");
     int ns = DaemonProcesses.freePort();
     int metrics = DaemonProcesses.freePort();
     try (DaemonProcesses procs = new DaemonProcesses(dir.resolve("logs"))) {
-      procs.start("up", "up", "--data-dir", dir.resolve("data").toString(),
-          "--nameserver-port", "" + ns,
-          "--memory-port", "" + DaemonProcesses.freePort(),
-          "--forecaster-port", "" + DaemonProcesses.freePort(),
-          "--proxy-port", "" + DaemonProcesses.freePort(),
-          "--sensor-port", "" + DaemonProcesses.freePort(),
-          "--probe-port", "" + DaemonProcesses.freePort(),
-          "--metrics-port", "" + metrics);
+      procs.start(
+          "up",
+          "up",
+          "--data-dir",
+          dir.resolve("data").toString(),
+          "--nameserver-port",
+          "" + ns,
+          "--memory-port",
+          "" + DaemonProcesses.freePort(),
+          "--forecaster-port",
+          "" + DaemonProcesses.freePort(),
+          "--proxy-port",
+          "" + DaemonProcesses.freePort(),
+          "--sensor-port",
+          "" + DaemonProcesses.freePort(),
+          "--probe-port",
+          "" + DaemonProcesses.freePort(),
+          "--metrics-port",
+          "" + metrics);
       ManagedChannel nsChannel = DaemonProcesses.channel(ns);
-      try (NetWeatherClient client = NetWeatherClient.forChannel(nsChannel)
-          .deadline(Duration.ofSeconds(5))
-          .channels(address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))
-          .build()) {
-        await("every daemon started", () -> {
-          try {
-            return procs.log("up").contains("NetWeather is up");
-          } catch (IOException e) {
-            return false;
-          }
-        }, procs);
-        client.put("user.metrics_test:alpha", List.of(Measurement.newBuilder()
-            .setTimestampMs(System.currentTimeMillis()).setValue(1).build()));
+      try (NetWeatherClient client =
+          NetWeatherClient.forChannel(nsChannel)
+              .deadline(Duration.ofSeconds(5))
+              .channels(address -> DaemonProcesses.channel(Integer.parseInt(address.split(":")[1])))
+              .build()) {
+        await(
+            "every daemon started",
+            () -> {
+              try {
+                return procs.log("up").contains("NetWeather is up");
+              } catch (IOException e) {
+                return false;
+              }
+            },
+            procs);
+        client.put(
+            "user.metrics_test:alpha",
+            List.of(
+                Measurement.newBuilder()
+                    .setTimestampMs(System.currentTimeMillis())
+                    .setValue(1)
+                    .build()));
       } finally {
         nsChannel.shutdownNow();
       }
@@ -77,22 +98,25 @@ class MetricsIT {
       double appends = sample(body, Pattern.quote(APPENDS) + " (\\S+)");
       assertTrue(appends >= 1, "appends counted:\n" + body);
       // Every daemon registers and heartbeats with the nameserver.
-      assertTrue(body.contains("netweather_rpc_server_calls_total{code=\"OK\","
-          + "daemon=\"nameserver\",method=\"netweather.v1.Nameserver/Register\"}"),
+      assertTrue(
+          body.contains(
+              "netweather_rpc_server_calls_total{code=\"OK\","
+                  + "daemon=\"nameserver\",method=\"netweather.v1.Nameserver/Register\"}"),
           "registrations:\n" + body);
       // Each daemon's own metrics, behind the one endpoint of nws up.
-      for (String gauge : List.of(
-          "netweather_nameserver_live_registrations{daemon=\"nameserver\"}",
-          "netweather_memory_series{daemon=\"memory\"}",
-          "netweather_forecaster_followed_memory_hosts{daemon=\"forecaster\"}",
-          "netweather_proxy_cluster_hosts{daemon=\"proxy\"}",
-          "netweather_sensor_spool_pending_measurements{daemon=\"sensor\"}")) {
+      for (String gauge :
+          List.of(
+              "netweather_nameserver_live_registrations{daemon=\"nameserver\"}",
+              "netweather_memory_series{daemon=\"memory\"}",
+              "netweather_forecaster_followed_memory_hosts{daemon=\"forecaster\"}",
+              "netweather_proxy_cluster_hosts{daemon=\"proxy\"}",
+              "netweather_sensor_spool_pending_measurements{daemon=\"sensor\"}")) {
         assertTrue(body.contains(gauge + " "), gauge + " missing:\n" + body);
       }
       assertTrue(body.contains("jvm_memory_used_bytes"), "JVM metrics:\n" + body);
 
-      Process lint = new ProcessBuilder("promtool", "check", "metrics")
-          .redirectErrorStream(true).start();
+      Process lint =
+          new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
       lint.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
       lint.getOutputStream().close();
       String lintOut = new String(lint.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -101,32 +125,50 @@ class MetricsIT {
 
       int web = DaemonProcesses.freePort();
       Path config = dir.resolve("prometheus.yml");
-      Files.writeString(config, String.join("\n",
-          "global:",
-          "  scrape_interval: 1s",
-          "scrape_configs:",
-          "  - job_name: netweather",
-          "    static_configs:",
-          "      - targets: ['127.0.0.1:" + metrics + "']",
-          ""));
-      Process prometheus = new ProcessBuilder("prometheus",
-          "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("tsdb"),
-          "--web.listen-address=127.0.0.1:" + web)
-          .redirectErrorStream(true)
-          .redirectOutput(dir.resolve("logs/prometheus.log").toFile()).start();
+      Files.writeString(
+          config,
+          String.join(
+              "\n",
+              "global:",
+              "  scrape_interval: 1s",
+              "scrape_configs:",
+              "  - job_name: netweather",
+              "    static_configs:",
+              "      - targets: ['127.0.0.1:" + metrics + "']",
+              ""));
+      Process prometheus =
+          new ProcessBuilder(
+                  "prometheus",
+                  "--config.file=" + config,
+                  "--storage.tsdb.path=" + dir.resolve("tsdb"),
+                  "--web.listen-address=127.0.0.1:" + web)
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("logs/prometheus.log").toFile())
+              .start();
       try {
-        String query = "http://127.0.0.1:" + web + "/api/v1/query?query="
-            + URLEncoder.encode("sum(" + APPENDS.replace("_total{", "_total{job=\"netweather\",")
-                + ")", StandardCharsets.UTF_8);
-        await("Prometheus scraped the appends", () -> {
-          try {
-            return sample(get(query), ",\"([0-9.e+]+)\"\\]") >= appends;
-          } catch (IOException | InterruptedException | RuntimeException e) {
-            return false;
-          }
-        }, procs);
-        String up = get("http://127.0.0.1:" + web + "/api/v1/query?query="
-            + URLEncoder.encode("up{job=\"netweather\"}", StandardCharsets.UTF_8));
+        String query =
+            "http://127.0.0.1:"
+                + web
+                + "/api/v1/query?query="
+                + URLEncoder.encode(
+                    "sum(" + APPENDS.replace("_total{", "_total{job=\"netweather\",") + ")",
+                    StandardCharsets.UTF_8);
+        await(
+            "Prometheus scraped the appends",
+            () -> {
+              try {
+                return sample(get(query), ",\"([0-9.e+]+)\"\\]") >= appends;
+              } catch (IOException | InterruptedException | RuntimeException e) {
+                return false;
+              }
+            },
+            procs);
+        String up =
+            get(
+                "http://127.0.0.1:"
+                    + web
+                    + "/api/v1/query?query="
+                    + URLEncoder.encode("up{job=\"netweather\"}", StandardCharsets.UTF_8));
         assertTrue(up.contains(",\"1\"]"), "target up:\n" + up);
       } finally {
         prometheus.destroy();
@@ -142,8 +184,10 @@ class MetricsIT {
   }
 
   private static String get(String url) throws IOException, InterruptedException {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
       throw new IOException(url + ": HTTP " + r.statusCode() + " " + r.body());
     }
@@ -160,8 +204,8 @@ class MetricsIT {
     long deadline = System.currentTimeMillis() + 120_000;
     while (!condition.getAsBoolean()) {
       if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("timed out waiting for " + what + "\nnws up log:\n"
-            + procs.log("up"));
+        throw new AssertionError(
+            "timed out waiting for " + what + "\nnws up log:\n" + procs.log("up"));
       }
       Thread.sleep(200);
     }

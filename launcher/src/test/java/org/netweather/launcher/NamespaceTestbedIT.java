@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the network-namespace testbed (testbed/e2e and testbed/accuracy) from the test command.
- * It needs root, iproute2 and the reference tools; elsewhere the tests are skipped and say why.
+ * Runs the network-namespace testbed (testbed/e2e and testbed/accuracy) from the test command. It
+ * needs root, iproute2 and the reference tools; elsewhere the tests are skipped and say why.
  */
 class NamespaceTestbedIT {
   private static final Path HOME =
@@ -25,18 +25,26 @@ class NamespaceTestbedIT {
   private static void assumeTestbed() throws Exception {
     assumeTrue("root".equals(System.getProperty("user.name")), "the testbed needs root");
     for (String tool : List.of("ip", "tc", "iperf3", "ping", "stress-ng", "python3")) {
-      assumeTrue(run(List.of("sh", "-c", "command -v " + tool), 10).exit() == 0,
+      assumeTrue(
+          run(List.of("sh", "-c", "command -v " + tool), 10).exit() == 0,
           "the testbed needs " + tool + " (.ci/run installs it)");
     }
-    assumeTrue(run(List.of("ip", "netns", "add", "nwstb-probe-" + ProcessHandle.current().pid()),
-        10).exit() == 0, "this machine cannot create network namespaces");
+    assumeTrue(
+        run(List.of("ip", "netns", "add", "nwstb-probe-" + ProcessHandle.current().pid()), 10)
+                .exit()
+            == 0,
+        "this machine cannot create network namespaces");
     run(List.of("ip", "netns", "del", "nwstb-probe-" + ProcessHandle.current().pid()), 10);
   }
 
   private static Run run(List<String> cmd, long timeoutSeconds) throws Exception {
     Path out = Files.createTempFile("nwstb", ".log");
-    Process p = new ProcessBuilder(cmd).directory(HOME.toFile()).redirectErrorStream(true)
-        .redirectOutput(out.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .directory(HOME.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroy(); // the harness cleans its namespaces up on TERM
       p.waitFor(30, TimeUnit.SECONDS);
@@ -58,9 +66,9 @@ class NamespaceTestbedIT {
   }
 
   /**
-   * A clique's probes never overlap (from the sensors' probe logs), the others resume within
-   * the time-out the clique code promises after the token holder is killed, and a memory-host
-   * stopped for a minute loses nothing.
+   * A clique's probes never overlap (from the sensors' probe logs), the others resume within the
+   * time-out the clique code promises after the token holder is killed, and a memory-host stopped
+   * for a minute loses nothing.
    */
   @Test
   @Timeout(600)
@@ -72,10 +80,10 @@ class NamespaceTestbedIT {
   }
 
   /**
-   * Runs the accuracy comparison and checks that it measured every row. Whether each row meets
-   * its target is reported, not asserted here: like speed, accuracy against references on a
-   * shared, noisy machine is a figure, and testbed/accuracy's own exit status says whether the
-   * targets were met.
+   * Runs the accuracy comparison and checks that it measured every row. Whether each row meets its
+   * target is reported, not asserted here: like speed, accuracy against references on a shared,
+   * noisy machine is a figure, and testbed/accuracy's own exit status says whether the targets were
+   * met.
    */
   @Test
   @Timeout(600)
@@ -83,8 +91,9 @@ class NamespaceTestbedIT {
     assumeTestbed();
     Run r = run(List.of(HOME.resolve("testbed/accuracy").toString()), 540);
     System.out.println(r.output());
-    assertTrue(r.exit() == 0 || r.exit() == 1, "testbed/accuracy broke (exit " + r.exit()
-        + "):\n" + r.output());
+    assertTrue(
+        r.exit() == 0 || r.exit() == 1,
+        "testbed/accuracy broke (exit " + r.exit() + "):\n" + r.output());
     List<String> rows = new ArrayList<>();
     for (String line : r.output().split("\n", -1)) {
       if (line.matches("^(tcp\\.bandwidth|tcp\\.latency|cpu\\.availability) .*")) {
@@ -93,8 +102,7 @@ class NamespaceTestbedIT {
     }
     assertEquals(9, rows.stream().filter(l -> l.startsWith("tcp.bandwidth")).count(), r.output());
     assertEquals(3, rows.stream().filter(l -> l.startsWith("tcp.latency")).count(), r.output());
-    assertEquals(4, rows.stream().filter(l -> l.startsWith("cpu.availability")).count(),
-        r.output());
+    assertEquals(
+        4, rows.stream().filter(l -> l.startsWith("cpu.availability")).count(), r.output());
   }
-
 }

@@ -45,15 +45,17 @@ class NwsCommandIT {
 
   @BeforeEach
   void setUp() throws Exception {
-    NameserverProperties nsp = NameserverProperties.defaults()
-        .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
-        .with(NameserverProperties.HOST, "localhost");
+    NameserverProperties nsp =
+        NameserverProperties.defaults()
+            .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
+            .with(NameserverProperties.HOST, "localhost");
     ns = NameserverServer.start(nsp, NettyServerBuilder.forPort(0));
     nameserver = "localhost:" + ns.getPort();
-    MemoryHostProperties mp = MemoryHostProperties.defaults()
-        .with(MemoryHostProperties.DATA_DIR, dir.resolve("mem").toString())
-        .with(MemoryHostProperties.HOST, "localhost")
-        .with(MemoryHostProperties.NAMESERVER, nameserver);
+    MemoryHostProperties mp =
+        MemoryHostProperties.defaults()
+            .with(MemoryHostProperties.DATA_DIR, dir.resolve("mem").toString())
+            .with(MemoryHostProperties.HOST, "localhost")
+            .with(MemoryHostProperties.NAMESERVER, nameserver);
     memory = MemoryHostServer.start(mp, NettyServerBuilder.forPort(0));
     long deadline = System.currentTimeMillis() + 10_000;
     while (run("search", "(kind=memory)", "--json").out.indexOf("memory@") < 0) {
@@ -149,8 +151,10 @@ class NwsCommandIT {
     assertFails(2, "is not a number", run("put", "cpu.availability:a", "abc"));
     assertFails(2, "must be in [0, 1]", run("put", "cpu.availability:a", "1.5"));
     assertFails(2, "must be finite", run("put", "user.x:a", "NaN"));
-    assertFails(2, "in the future", run("put", "user.x:a", "1", "--at",
-        Long.toString(System.currentTimeMillis() + 3_600_000)));
+    assertFails(
+        2,
+        "in the future",
+        run("put", "user.x:a", "1", "--at", Long.toString(System.currentTimeMillis() + 3_600_000)));
     assertFails(2, "is not a time", run("put", "user.x:a", "1", "--at", "yesterday"));
     assertFails(2, "expected ')'", run("search", "(&(kind=memory)"));
     assertFails(1, "NOT_FOUND", run("history", "cpu.availability:nowhere"));
@@ -168,7 +172,9 @@ class NwsCommandIT {
 
   @Test
   void cliques_errorsNameTheSubcommand_deleteOfNoneFails_deleteTakesJson() throws Exception {
-    assertFails(2, "nws clique create: --period 'soon' is not a duration",
+    assertFails(
+        2,
+        "nws clique create: --period 'soon' is not a duration",
         run("clique", "create", "lab", "--members", "a,b", "--period", "soon"));
     assertFails(1, "nws clique delete: no clique lab", run("clique", "delete", "lab"));
     assertEquals(0, run("clique", "create", "lab", "--members", "a,b").exit);
@@ -186,17 +192,24 @@ class NwsCommandIT {
     assertFails(2, "nws clique delete: Missing required parameter", r);
     assertTrue(r.err.contains("(nws clique delete --help for usage)"), r.err);
     assertEquals(2, runOffline("clique").exit);
-    assertFails(2, "nws schedule: unknown scheduler 'nosuch'; known: broadcast, cluster, "
-        + "jacobi, pipeline, swap, tree", runOffline("schedule", "nosuch"));
+    assertFails(
+        2,
+        "nws schedule: unknown scheduler 'nosuch'; known: broadcast, cluster, "
+            + "jacobi, pipeline, swap, tree",
+        runOffline("schedule", "nosuch"));
   }
 
   @Test
   void forecastAndEvaluate_badFiles_oneLineExitTwo() throws Exception {
-    assertFails(2, "nws forecast: /nonexistent.csv: no such file",
+    assertFails(
+        2,
+        "nws forecast: /nonexistent.csv: no such file",
         runOffline("forecast", "--file", "/nonexistent.csv"));
     assertFails(2, "is a directory", runOffline("forecast", "--file", dir.toString()));
     Path trace = Files.writeString(dir.resolve("t.csv"), "timestamp,value\n1,0.5\n");
-    assertFails(2, "nws evaluate: " + trace + " is not a directory",
+    assertFails(
+        2,
+        "nws evaluate: " + trace + " is not a directory",
         runOffline("evaluate", trace.toString()));
     assertFails(2, "no such directory", runOffline("evaluate", dir.resolve("none").toString()));
   }
@@ -209,10 +222,12 @@ class NwsCommandIT {
         assertTrue(help.out.contains(skill), skill + " missing from\n" + help.out);
       }
     }
-    assertFails(2, "nws probe: --peer nohost.invalid:8061: unknown host nohost.invalid",
+    assertFails(
+        2,
+        "nws probe: --peer nohost.invalid:8061: unknown host nohost.invalid",
         runOffline("probe", "tcp.bandwidth", "--peer", "nohost.invalid:8061"));
-    Result refused = runOffline("probe", "tcp.latency", "--peer", "localhost:"
-        + DaemonProcesses.freePort());
+    Result refused =
+        runOffline("probe", "tcp.latency", "--peer", "localhost:" + DaemonProcesses.freePort());
     assertFails(1, "cannot reach a probe listener at localhost:", refused);
     assertTrue(!refused.err.contains("Exception"), refused.err);
   }
@@ -222,9 +237,20 @@ class NwsCommandIT {
   void daemon_portInUse_saysWhichPortAndOption() throws Exception {
     try (ServerSocket taken = new ServerSocket(0)) {
       int port = taken.getLocalPort();
-      assertFails(1, "nws nameserver: port " + port + " is already in use (by another nws?); "
-          + "--port picks another", runOffline("nameserver", "--port", "" + port, "--data-dir",
-          dir.resolve("ns2").toString(), "--metrics-port", "0"));
+      assertFails(
+          1,
+          "nws nameserver: port "
+              + port
+              + " is already in use (by another nws?); "
+              + "--port picks another",
+          runOffline(
+              "nameserver",
+              "--port",
+              "" + port,
+              "--data-dir",
+              dir.resolve("ns2").toString(),
+              "--metrics-port",
+              "0"));
     }
   }
 
@@ -234,10 +260,20 @@ class NwsCommandIT {
     try (ServerSocket taken = new ServerSocket(0)) {
       int port = taken.getLocalPort();
       int grpc = DaemonProcesses.freePort();
-      assertFails(1, "nws nameserver: port " + port + " for metrics is already in use (by "
-          + "another nws?); --metrics-port picks another, -1 serves none",
-          runOffline("nameserver", "--port", "" + grpc, "--metrics-port", "" + port,
-              "--data-dir", dir.resolve("ns3").toString()));
+      assertFails(
+          1,
+          "nws nameserver: port "
+              + port
+              + " for metrics is already in use (by "
+              + "another nws?); --metrics-port picks another, -1 serves none",
+          runOffline(
+              "nameserver",
+              "--port",
+              "" + grpc,
+              "--metrics-port",
+              "" + port,
+              "--data-dir",
+              dir.resolve("ns3").toString()));
       // The gRPC port was never taken: nothing was left running.
       try (ServerSocket free = new ServerSocket(grpc)) {
         assertTrue(free.isBound());
@@ -257,8 +293,9 @@ class NwsCommandIT {
     for (String address : List.of("nohost.invalid:8090", "garbage")) {
       Result r = runProcess("hosts", "--nameserver", address);
       assertFails(1, "nws hosts: UNAVAILABLE: cannot reach NetWeather", r);
-      assertTrue(r.err.contains("check --nameserver"), "an address to fix, not a daemon to "
-          + "start: " + r.err);
+      assertTrue(
+          r.err.contains("check --nameserver"),
+          "an address to fix, not a daemon to " + "start: " + r.err);
     }
   }
 

@@ -48,36 +48,42 @@ class ProxyForecasterRestartTest {
   private ProxyServer proxy;
   private ManagedChannel client;
 
-
   @BeforeEach
   void setUp() throws Exception {
     ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
-    nsServer = InProcessServerBuilder.forName("ns2").addService(new NameserverService(ns))
-        .build().start();
-    ns.register(Registration.newBuilder().setName("memory@m").setKind("memory")
-        .setAddress("m2:1").build(), 3600);
+    nsServer =
+        InProcessServerBuilder.forName("ns2").addService(new NameserverService(ns)).build().start();
+    ns.register(
+        Registration.newBuilder().setName("memory@m").setKind("memory").setAddress("m2:1").build(),
+        3600);
     store = MeasurementStore.open(dir.resolve("mem"), 1000, Clock.systemUTC(), pool);
-    memServer = InProcessServerBuilder.forName("m2")
-        .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+    memServer =
+        InProcessServerBuilder.forName("m2")
+            .addService(new MemoryHostService(store, Clock.systemUTC()))
+            .build()
+            .start();
     forecaster = startForecaster();
-    ProxyProperties pp = ProxyProperties.defaults()
-        .with(ProxyProperties.NAMESERVER, "ns2:1")
-        .with(ProxyProperties.CLUSTER, "c")
-        .with(ProxyProperties.HOSTS, List.of("a", "b"))
-        .with(ProxyProperties.HOST, "p")
-        .with(ProxyProperties.DISCOVERY_MS, 100L);
-    proxy = ProxyServer.start(pp, InProcessServerBuilder.forName("proxy2"),
-        InProcessChannels::forAddress);
+    ProxyProperties pp =
+        ProxyProperties.defaults()
+            .with(ProxyProperties.NAMESERVER, "ns2:1")
+            .with(ProxyProperties.CLUSTER, "c")
+            .with(ProxyProperties.HOSTS, List.of("a", "b"))
+            .with(ProxyProperties.HOST, "p")
+            .with(ProxyProperties.DISCOVERY_MS, 100L);
+    proxy =
+        ProxyServer.start(
+            pp, InProcessServerBuilder.forName("proxy2"), InProcessChannels::forAddress);
     client = InProcessChannelBuilder.forName("proxy2").build();
   }
 
   private ForecasterServer startForecaster() throws Exception {
-    ForecasterProperties fp = ForecasterProperties.defaults()
-        .with(ForecasterProperties.NAMESERVER, "ns2:1")
-        .with(ForecasterProperties.HOST, "f2")
-        .with(ForecasterProperties.DISCOVERY_MS, 100L);
-    return ForecasterServer.start(fp, InProcessServerBuilder.forName("f2"),
-        InProcessChannels::forAddress);
+    ForecasterProperties fp =
+        ForecasterProperties.defaults()
+            .with(ForecasterProperties.NAMESERVER, "ns2:1")
+            .with(ForecasterProperties.HOST, "f2")
+            .with(ForecasterProperties.DISCOVERY_MS, 100L);
+    return ForecasterServer.start(
+        fp, InProcessServerBuilder.forName("f2"), InProcessChannels::forAddress);
   }
 
   @AfterEach
@@ -95,19 +101,30 @@ class ProxyForecasterRestartTest {
   private void put(String series, double value) {
     ManagedChannel ch = InProcessChannelBuilder.forName("m2").build();
     try {
-      MemoryHostGrpc.newBlockingStub(ch).append(AppendRequest.newBuilder().addBatches(
-          SeriesPoints.newBuilder().setSeries(series).addPoints(Measurement.newBuilder()
-              .setTimestampMs(System.currentTimeMillis()).setValue(value))).build());
+      MemoryHostGrpc.newBlockingStub(ch)
+          .append(
+              AppendRequest.newBuilder()
+                  .addBatches(
+                      SeriesPoints.newBuilder()
+                          .setSeries(series)
+                          .addPoints(
+                              Measurement.newBuilder()
+                                  .setTimestampMs(System.currentTimeMillis())
+                                  .setValue(value)))
+                  .build());
     } finally {
       ch.shutdownNow();
     }
   }
 
   private HostSnapshot host(String name) {
-    ClusterSnapshot s = ProxyGrpc.newBlockingStub(client).getSnapshot(
-        GetSnapshotRequest.newBuilder().setCluster("c").build());
+    ClusterSnapshot s =
+        ProxyGrpc.newBlockingStub(client)
+            .getSnapshot(GetSnapshotRequest.newBuilder().setCluster("c").build());
     // The proxy rebuilds snapshots in the background: a host may not be in the first ones.
-    return s.getHostsList().stream().filter(h -> h.getHost().equals(name)).findFirst()
+    return s.getHostsList().stream()
+        .filter(h -> h.getHost().equals(name))
+        .findFirst()
         .orElse(HostSnapshot.getDefaultInstance());
   }
 
@@ -115,8 +132,8 @@ class ProxyForecasterRestartTest {
   void snapshot_followsForecasts_acrossForecasterRestart() throws Exception {
     put("cpu.availability:a", 0.25);
     await(() -> host("a").getCpuAvailability().getValue() == 0.25);
-    ClusterSnapshot s = ProxyGrpc.newBlockingStub(client).getSnapshot(
-        GetSnapshotRequest.getDefaultInstance());
+    ClusterSnapshot s =
+        ProxyGrpc.newBlockingStub(client).getSnapshot(GetSnapshotRequest.getDefaultInstance());
     assertEquals(List.of("a->b", "b->a"), s.getMissingPairsList());
     assertTrue(!s.getHosts(0).getCpuAvailability().getStale());
 
@@ -126,8 +143,10 @@ class ProxyForecasterRestartTest {
     Thread.sleep(5);
     put("cpu.availability:a", 0.75);
     put("memory.free:b", 512);
-    await(() -> host("a").getCpuAvailability().getValue() != 0.25
-        && host("b").getMemoryFree().getValue() == 512);
+    await(
+        () ->
+            host("a").getCpuAvailability().getValue() != 0.25
+                && host("b").getMemoryFree().getValue() == 512);
   }
 
   private static void await(BooleanSupplier condition) throws InterruptedException {

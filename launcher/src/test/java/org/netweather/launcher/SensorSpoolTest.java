@@ -3,9 +3,7 @@ package org.netweather.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Server;
-import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,8 +24,8 @@ import org.netweather.sensor.daemon.SensorServer;
 import org.netweather.testing.InProcessChannels;
 
 /**
- * A sensor keeps measuring while its memory-host is down; the spooled measurements arrive when
- * the memory-host returns, none lost and none twice.
+ * A sensor keeps measuring while its memory-host is down; the spooled measurements arrive when the
+ * memory-host returns, none lost and none twice.
  */
 class SensorSpoolTest {
   @TempDir Path dir;
@@ -38,15 +36,17 @@ class SensorSpoolTest {
   private Server memServer;
   private SensorServer sensor;
 
-
   private void startMemory() throws Exception {
     startMemory(StoreOptions.defaults(dir.resolve("mem")));
   }
 
   private void startMemory(StoreOptions options) throws Exception {
     store = MeasurementStore.open(options, Clock.systemUTC(), pool);
-    memServer = InProcessServerBuilder.forName("m3")
-        .addService(new MemoryHostService(store, Clock.systemUTC())).build().start();
+    memServer =
+        InProcessServerBuilder.forName("m3")
+            .addService(new MemoryHostService(store, Clock.systemUTC()))
+            .build()
+            .start();
   }
 
   private void stopMemory() throws Exception {
@@ -72,20 +72,25 @@ class SensorSpoolTest {
   @Test
   void spool_holdsMeasurementsWhileMemoryHostIsDown_andDeliversThemAfter() throws Exception {
     ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
-    nsServer = InProcessServerBuilder.forName("ns3").addService(new NameserverService(ns))
-        .build().start();
-    ns.register(Registration.newBuilder().setName("memory@m3").setKind("memory")
-        .setAddress("m3:1").build(), 3600);
+    nsServer =
+        InProcessServerBuilder.forName("ns3").addService(new NameserverService(ns)).build().start();
+    ns.register(
+        Registration.newBuilder().setName("memory@m3").setKind("memory").setAddress("m3:1").build(),
+        3600);
     startMemory();
-    SensorProperties p = SensorProperties.defaults()
-        .with(SensorProperties.HOST, "alpha")
-        .with(SensorProperties.NAMESERVER, "ns3:1")
-        .with(SensorProperties.DATA_DIR, dir.resolve("sensor").toString())
-        .with(SensorProperties.PROBE_PORT, 0)
-        .with(SensorProperties.MEMORY_PERIOD_SECONDS, 1)
-        .with(SensorProperties.CPU_PERIOD_SECONDS, 3600); // once at start; memory.free every second
-    sensor = SensorServer.start(p, InProcessServerBuilder.forName("sensor3"),
-        InProcessChannels::forAddress);
+    SensorProperties p =
+        SensorProperties.defaults()
+            .with(SensorProperties.HOST, "alpha")
+            .with(SensorProperties.NAMESERVER, "ns3:1")
+            .with(SensorProperties.DATA_DIR, dir.resolve("sensor").toString())
+            .with(SensorProperties.PROBE_PORT, 0)
+            .with(SensorProperties.MEMORY_PERIOD_SECONDS, 1)
+            .with(
+                SensorProperties.CPU_PERIOD_SECONDS,
+                3600); // once at start; memory.free every second
+    sensor =
+        SensorServer.start(
+            p, InProcessServerBuilder.forName("sensor3"), InProcessChannels::forAddress);
 
     await(() -> stored("memory.free:alpha") >= 2);
     stopMemory();
@@ -108,27 +113,30 @@ class SensorSpoolTest {
   void spool_whenMemoryHostRefusesNewSeries_keepsThemSpooled_andDeliversWhenTheLimitLifts()
       throws Exception {
     ns = Nameserver.open(dir.resolve("ns"), Clock.systemUTC());
-    nsServer = InProcessServerBuilder.forName("ns3").addService(new NameserverService(ns))
-        .build().start();
-    ns.register(Registration.newBuilder().setName("memory@m3").setKind("memory")
-        .setAddress("m3:1").build(), 3600);
+    nsServer =
+        InProcessServerBuilder.forName("ns3").addService(new NameserverService(ns)).build().start();
+    ns.register(
+        Registration.newBuilder().setName("memory@m3").setKind("memory").setAddress("m3:1").build(),
+        3600);
     // Room for one series only: whichever the sensor delivers first is stored, appends that
     // would create the other are refused and their measurements wait in the spool.
     startMemory(StoreOptions.defaults(dir.resolve("mem")).withLimits(1, 1000, 20_000));
-    SensorProperties p = SensorProperties.defaults()
-        .with(SensorProperties.HOST, "alpha")
-        .with(SensorProperties.NAMESERVER, "ns3:1")
-        .with(SensorProperties.DATA_DIR, dir.resolve("sensor").toString())
-        .with(SensorProperties.PROBE_PORT, 0)
-        .with(SensorProperties.MEMORY_PERIOD_SECONDS, 1)
-        .with(SensorProperties.CPU_PERIOD_SECONDS, 3600);
-    sensor = SensorServer.start(p, InProcessServerBuilder.forName("sensor3"),
-        InProcessChannels::forAddress);
+    SensorProperties p =
+        SensorProperties.defaults()
+            .with(SensorProperties.HOST, "alpha")
+            .with(SensorProperties.NAMESERVER, "ns3:1")
+            .with(SensorProperties.DATA_DIR, dir.resolve("sensor").toString())
+            .with(SensorProperties.PROBE_PORT, 0)
+            .with(SensorProperties.MEMORY_PERIOD_SECONDS, 1)
+            .with(SensorProperties.CPU_PERIOD_SECONDS, 3600);
+    sensor =
+        SensorServer.start(
+            p, InProcessServerBuilder.forName("sensor3"), InProcessChannels::forAddress);
     Thread.sleep(4_000);
     assertEquals(1, store.seriesCount(), "the limit holds");
     assertTrue(sensor.spooled() >= 3, "spooled " + sensor.spooled());
-    assertEquals(sensor.delivered(), stored("memory.free:alpha")
-        + stored("cpu.availability:alpha"));
+    assertEquals(
+        sensor.delivered(), stored("memory.free:alpha") + stored("cpu.availability:alpha"));
 
     stopMemory();
     startMemory();

@@ -6,8 +6,8 @@ import org.netweather.api.v1.SeriesPoints;
 import org.netweather.model.SeriesName;
 
 /**
- * Checks an append before anything is stored, so a bad batch changes nothing. Messages name
- * the batch, the series and the field.
+ * Checks an append before anything is stored, so a bad batch changes nothing. Messages name the
+ * batch, the series and the field.
  */
 final class AppendValidator {
   static final int MAX_POINTS = 10_000;
@@ -29,26 +29,30 @@ final class AppendValidator {
         throw new IllegalArgumentException(where + ".series: " + problem);
       }
       if (sp.getPointsCount() == 0) {
-        throw new IllegalArgumentException(where + ".points is empty (series "
-            + sp.getSeries() + ")");
+        throw new IllegalArgumentException(
+            where + ".points is empty (series " + sp.getSeries() + ")");
       }
       total += sp.getPointsCount();
       if (total > MAX_POINTS) {
-        throw new IllegalArgumentException("batch holds more than " + MAX_POINTS
-            + " points; split it");
+        throw new IllegalArgumentException(
+            "batch holds more than " + MAX_POINTS + " points; split it");
       }
       SeriesName name = SeriesName.parse(sp.getSeries());
       for (int i = 0; i < sp.getPointsCount(); i++) {
         Measurement m = sp.getPoints(i);
         String at = where + ".points[" + i + "] of " + sp.getSeries();
         if (m.getTimestampMs() <= 0) {
-          throw new IllegalArgumentException(at + ": timestamp_ms " + m.getTimestampMs()
-              + " must be positive");
+          throw new IllegalArgumentException(
+              at + ": timestamp_ms " + m.getTimestampMs() + " must be positive");
         }
         if (m.getTimestampMs() > nowMs + MAX_FUTURE_MS) {
-          throw new IllegalArgumentException(at + ": timestamp_ms " + m.getTimestampMs()
-              + " is " + (m.getTimestampMs() - nowMs) / 1000
-              + " s in the future (at most 60 s allowed)");
+          throw new IllegalArgumentException(
+              at
+                  + ": timestamp_ms "
+                  + m.getTimestampMs()
+                  + " is "
+                  + (m.getTimestampMs() - nowMs) / 1000
+                  + " s in the future (at most 60 s allowed)");
         }
         String bad = name.checkValue(m.getValue());
         if (bad != null) {

@@ -29,19 +29,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consolidated long-term history of every series in RRD4J archives, written behind the raw
- * points the way rrdcached relieves RRDtool: appends never touch an archive; a background task
- * visits every series once per interval and folds its new raw points into its archive, and a
- * read of an archive folds them in first, so reads are always current.
+ * Consolidated long-term history of every series in RRD4J archives, written behind the raw points
+ * the way rrdcached relieves RRDtool: appends never touch an archive; a background task visits
+ * every series once per interval and folds its new raw points into its archive, and a read of an
+ * archive folds them in first, so reads are always current.
  *
- * <p>An archive is an RRD4J database held as bytes in the store, opened in memory only while it
- * is updated or read: no file, descriptor or map per series, and at most one archive open per
- * thread. Archives are not synced; one lost in a crash is rebuilt from the raw points, which
- * retention keeps far longer than the interval.
+ * <p>An archive is an RRD4J database held as bytes in the store, opened in memory only while it is
+ * updated or read: no file, descriptor or map per series, and at most one archive open per thread.
+ * Archives are not synced; one lost in a crash is rebuilt from the raw points, which retention
+ * keeps far longer than the interval.
  *
- * <p>Each archive: a 60 s base step, AVERAGE rows at one minute (2 days), and AVERAGE, MIN and
- * MAX rows at one hour (60 days) and one day (5 years). A minute row is a single step, so its
- * min and max are its average. A gap longer than ten minutes is unknown, not interpolated.
+ * <p>Each archive: a 60 s base step, AVERAGE rows at one minute (2 days), and AVERAGE, MIN and MAX
+ * rows at one hour (60 days) and one day (5 years). A minute row is a single step, so its min and
+ * max are its average. A gap longer than ten minutes is unknown, not interpolated.
  */
 final class ArchiveConsolidator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ArchiveConsolidator.class);
@@ -70,8 +70,8 @@ final class ArchiveConsolidator implements AutoCloseable {
 
   private void step() {
     int total = db.seriesCount();
-    long perStep = Math.max(1, (total + interval.toSeconds() - 1) / Math.max(1,
-        interval.toSeconds()));
+    long perStep =
+        Math.max(1, (total + interval.toSeconds() - 1) / Math.max(1, interval.toSeconds()));
     for (long i = 0; i < perStep; i++) {
       if (cursor == null || !cursor.hasNext()) {
         cursor = db.series().iterator();
@@ -86,8 +86,8 @@ final class ArchiveConsolidator implements AutoCloseable {
         // Retried at the next visit; reads consolidate on their own.
         if (clock.millis() - lastWarningMs > 60_000) {
           lastWarningMs = clock.millis();
-          log.warn("consolidating {} failed (retried at its next visit): {}", s.name(),
-              e.getMessage());
+          log.warn(
+              "consolidating {} failed (retried at its next visit): {}", s.name(), e.getMessage());
         }
       }
     }
@@ -154,13 +154,14 @@ final class ArchiveConsolidator implements AutoCloseable {
     long to = Math.max(from + step, toMs / 1000);
     String path = "/f" + Thread.currentThread().getId();
     backends.load(path, bytes);
-    try (RrdDb rrd = RrdDb.getBuilder().setPath(path).setBackendFactory(backends).readOnly()
-        .build()) {
+    try (RrdDb rrd =
+        RrdDb.getBuilder().setPath(path).setBackendFactory(backends).readOnly().build()) {
       double[][] v = new double[3][];
       long[] ts = null;
-      ConsolFun[] funs = resolution == Resolution.RESOLUTION_MINUTE
-          ? new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.AVERAGE, ConsolFun.AVERAGE}
-          : new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.MIN, ConsolFun.MAX};
+      ConsolFun[] funs =
+          resolution == Resolution.RESOLUTION_MINUTE
+              ? new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.AVERAGE, ConsolFun.AVERAGE}
+              : new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.MIN, ConsolFun.MAX};
       for (int i = 0; i < 3; i++) {
         FetchRequest req = rrd.createFetchRequest(funs[i], from, to, step);
         FetchData data = req.fetchData();
@@ -176,8 +177,13 @@ final class ArchiveConsolidator implements AutoCloseable {
         if (startMs + step * 1000 <= fromMs || startMs > toMs) {
           continue;
         }
-        out.add(ConsolidatedPoint.newBuilder().setTimestampMs(startMs).setAverage(v[0][k])
-            .setMin(v[1][k]).setMax(v[2][k]).build());
+        out.add(
+            ConsolidatedPoint.newBuilder()
+                .setTimestampMs(startMs)
+                .setAverage(v[0][k])
+                .setMin(v[1][k])
+                .setMax(v[2][k])
+                .build());
       }
     } finally {
       backends.take(path);

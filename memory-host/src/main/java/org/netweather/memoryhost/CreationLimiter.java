@@ -6,10 +6,10 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Token buckets on series creation, one per caller: a caller may create {@code perMinute}
- * series at once and then that many per minute. The map of callers is bounded: idle buckets
- * (full again) are dropped, and beyond {@link #MAX_CALLERS} callers the rest share one bucket,
- * so a flood of new source addresses cannot grow it.
+ * Token buckets on series creation, one per caller: a caller may create {@code perMinute} series at
+ * once and then that many per minute. The map of callers is bounded: idle buckets (full again) are
+ * dropped, and beyond {@link #MAX_CALLERS} callers the rest share one bucket, so a flood of new
+ * source addresses cannot grow it.
  */
 final class CreationLimiter {
   static final int MAX_CALLERS = 10_000;

@@ -37,14 +37,14 @@ import org.slf4j.LoggerFactory;
  * The memory-host's storage: every series' raw points in one {@link SeriesDb}, consolidated
  * archives written behind them by an {@link ArchiveConsolidator}, and a {@link WatchHub}.
  *
- * <p>All writes go through one writer thread. It drains every append waiting in its queue,
- * drops points whose (series, timestamp) is already stored, and makes the rest durable in one
- * synced batch (group commit), together with the series they create; then it completes the
- * appends and hands the new points to the hub. An append is therefore on disk before it is
- * acknowledged, retrying one adds nothing, and an append that fails stores nothing. Limits on
- * series creation are checked before an append is queued (per call and per caller) and again
- * for the total inside the group, where a refusal fails only the append concerned. Sealing
- * heads into chunks and retention run on the writer between groups, a slice at a time.
+ * <p>All writes go through one writer thread. It drains every append waiting in its queue, drops
+ * points whose (series, timestamp) is already stored, and makes the rest durable in one synced
+ * batch (group commit), together with the series they create; then it completes the appends and
+ * hands the new points to the hub. An append is therefore on disk before it is acknowledged,
+ * retrying one adds nothing, and an append that fails stores nothing. Limits on series creation are
+ * checked before an append is queued (per call and per caller) and again for the total inside the
+ * group, where a refusal fails only the append concerned. Sealing heads into chunks and retention
+ * run on the writer between groups, a slice at a time.
  *
  * <p>Reads run on the caller's thread against the series' own locks.
  */
@@ -91,8 +91,14 @@ public final class MeasurementStore implements AutoCloseable {
     }
   }
 
-  private MeasurementStore(DataDirLock lock, SeriesDb db, StoreOptions options, Clock clock,
-      Executor watchExecutor, MemoryMetrics metrics) throws IOException {
+  private MeasurementStore(
+      DataDirLock lock,
+      SeriesDb db,
+      StoreOptions options,
+      Clock clock,
+      Executor watchExecutor,
+      MemoryMetrics metrics)
+      throws IOException {
     this.lock = lock;
     this.db = db;
     this.options = options;
@@ -103,8 +109,8 @@ public final class MeasurementStore implements AutoCloseable {
     this.maxPoints = db.setting("retention.max-points", options.rawPoints());
     this.maxAgeMs = db.setting("retention.max-age-ms", options.rawMaxAge().toMillis());
     this.archives = new ArchiveConsolidator(db, clock, options.consolidationInterval());
-    this.background = Executors.newSingleThreadScheduledExecutor(
-        new NamedThreadFactory("memory-consolidator"));
+    this.background =
+        Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("memory-consolidator"));
     archives.start(background);
     this.writer = new Thread(this::writeLoop, "memory-writer");
     this.writer.setDaemon(true);
@@ -112,14 +118,17 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /**
-   * Opens the store in {@code dir}, recovering whatever an earlier run left, with default
-   * options but {@code rawPoints}.
+   * Opens the store in {@code dir}, recovering whatever an earlier run left, with default options
+   * but {@code rawPoints}.
    *
    * @param watchExecutor delivers watch messages; not owned
    */
-  public static MeasurementStore open(Path dir, int rawPoints, Clock clock,
-      Executor watchExecutor) throws IOException {
-    return open(StoreOptions.defaults(dir).withRawPoints(rawPoints), clock, watchExecutor,
+  public static MeasurementStore open(Path dir, int rawPoints, Clock clock, Executor watchExecutor)
+      throws IOException {
+    return open(
+        StoreOptions.defaults(dir).withRawPoints(rawPoints),
+        clock,
+        watchExecutor,
         MemoryMetrics.NONE);
   }
 
@@ -130,8 +139,9 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /** Opens the store as {@code options} say, recording what it does in {@code metrics}. */
-  static MeasurementStore open(StoreOptions options, Clock clock, Executor watchExecutor,
-      MemoryMetrics metrics) throws IOException {
+  static MeasurementStore open(
+      StoreOptions options, Clock clock, Executor watchExecutor, MemoryMetrics metrics)
+      throws IOException {
     DataDirLock lock = DataDirLock.acquire(options.dataDir());
     SeriesDb db;
     try {
@@ -146,9 +156,9 @@ public final class MeasurementStore implements AutoCloseable {
 
   /**
    * Queues a validated append. The future completes once the points are durable; it fails with
-   * {@link RejectedExecutionException} if the queue is full or the store is closing, with
-   * {@link LimitExceededException} if a limit on series creation refuses it, and with
-   * {@link org.netweather.memoryhost.store.StoreFullException} if the disk is full.
+   * {@link RejectedExecutionException} if the queue is full or the store is closing, with {@link
+   * LimitExceededException} if a limit on series creation refuses it, and with {@link
+   * org.netweather.memoryhost.store.StoreFullException} if the disk is full.
    *
    * @param caller who asks (the peer's host), for the per-caller creation limit
    */
@@ -163,25 +173,32 @@ public final class MeasurementStore implements AutoCloseable {
     }
     try {
       if (created > options.maxNewSeriesPerCall()) {
-        throw new LimitExceededException("this append would create " + created
-            + " new series; one append may create at most " + options.maxNewSeriesPerCall()
-            + " (limit maxNewSeriesPerCall)");
+        throw new LimitExceededException(
+            "this append would create "
+                + created
+                + " new series; one append may create at most "
+                + options.maxNewSeriesPerCall()
+                + " (limit maxNewSeriesPerCall)");
       }
       if (created > 0 && db.seriesCount() + created > options.maxSeries()) {
         throw maxSeries(created);
       }
       if (created > 0 && !limiter.tryAcquire(caller, created)) {
-        throw new LimitExceededException(caller + " created more than "
-            + options.maxNewSeriesPerCallerPerMinute() + " new series in the last minute (limit"
-            + " maxNewSeriesPerCallerPerMinute); retry later");
+        throw new LimitExceededException(
+            caller
+                + " created more than "
+                + options.maxNewSeriesPerCallerPerMinute()
+                + " new series in the last minute (limit"
+                + " maxNewSeriesPerCallerPerMinute); retry later");
       }
     } catch (LimitExceededException e) {
       done.completeExceptionally(e);
       return done;
     }
     if (closing || !queue.offer(new Pending(batches, done))) {
-      done.completeExceptionally(new RejectedExecutionException(
-          closing ? "memory-host is shutting down" : "write queue is full"));
+      done.completeExceptionally(
+          new RejectedExecutionException(
+              closing ? "memory-host is shutting down" : "write queue is full"));
     }
     return done;
   }
@@ -192,9 +209,14 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   private LimitExceededException maxSeries(int created) {
-    return new LimitExceededException("this memory-host holds " + db.seriesCount()
-        + " series and may hold at most " + options.maxSeries() + " (limit maxSeries); "
-        + created + " more refused");
+    return new LimitExceededException(
+        "this memory-host holds "
+            + db.seriesCount()
+            + " series and may hold at most "
+            + options.maxSeries()
+            + " (limit maxSeries); "
+            + created
+            + " more refused");
   }
 
   /** Checks an append as the service must before queuing it. */
@@ -241,9 +263,9 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /**
-   * Adds queued appends to a group. When appends trickle in one at a time (a site's sensors
-   * each send a few points every few seconds), waiting a moment for more lets one synced write
-   * serve several of them: a group costs the same whether it holds one append or fifty.
+   * Adds queued appends to a group. When appends trickle in one at a time (a site's sensors each
+   * send a few points every few seconds), waiting a moment for more lets one synced write serve
+   * several of them: a group costs the same whether it holds one append or fifty.
    */
   private void gather(List<Pending> group) {
     long lingerUntil = System.nanoTime() + LINGER_NS;
@@ -375,8 +397,8 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /**
-   * Seals old heads and applies age retention to a slice of the series, at most every 200 ms,
-   * so that a pass over every series takes about a minute whatever the append rate.
+   * Seals old heads and applies age retention to a slice of the series, at most every 200 ms, so
+   * that a pass over every series takes about a minute whatever the append rate.
    */
   private void maintain() {
     long now = clock.millis();
@@ -405,8 +427,8 @@ public final class MeasurementStore implements AutoCloseable {
   private <T> T onWriter(Callable<T> body) throws IOException {
     CompletableFuture<T> done = new CompletableFuture<>();
     if (closing || !queue.offer(new Job<>(body, done))) {
-      throw new RejectedExecutionException(closing ? "memory-host is shutting down"
-          : "write queue is full");
+      throw new RejectedExecutionException(
+          closing ? "memory-host is shutting down" : "write queue is full");
     }
     try {
       return done.get();
@@ -430,26 +452,27 @@ public final class MeasurementStore implements AutoCloseable {
    * tells watchers. Returns the names, sorted.
    */
   public List<String> delete(SeriesPattern pattern, boolean dryRun) throws IOException {
-    return onWriter(() -> {
-      List<SeriesState> victims = new ArrayList<>();
-      for (SeriesState s : db.series()) {
-        if (pattern.matches(s.name())) {
-          victims.add(s);
-        }
-      }
-      victims.sort((a, b) -> a.name().compareTo(b.name()));
-      List<String> names = new ArrayList<>();
-      for (SeriesState s : victims) {
-        names.add(s.name());
-      }
-      if (!dryRun && !victims.isEmpty()) {
-        synchronized (hub) {
-          db.delete(victims);
-          hub.publishDeleted(names);
-        }
-      }
-      return names;
-    });
+    return onWriter(
+        () -> {
+          List<SeriesState> victims = new ArrayList<>();
+          for (SeriesState s : db.series()) {
+            if (pattern.matches(s.name())) {
+              victims.add(s);
+            }
+          }
+          victims.sort((a, b) -> a.name().compareTo(b.name()));
+          List<String> names = new ArrayList<>();
+          for (SeriesState s : victims) {
+            names.add(s.name());
+          }
+          if (!dryRun && !victims.isEmpty()) {
+            synchronized (hub) {
+              db.delete(victims);
+              hub.publishDeleted(names);
+            }
+          }
+          return names;
+        });
   }
 
   /** Retention of raw points: the bound on their number and age (0: none), stored. */
@@ -460,17 +483,18 @@ public final class MeasurementStore implements AutoCloseable {
     if (newMaxPoints == null && newMaxAgeMs == null) {
       return new Retention(maxPoints, maxAgeMs);
     }
-    return onWriter(() -> {
-      if (newMaxPoints != null) {
-        db.putSetting("retention.max-points", newMaxPoints);
-        maxPoints = newMaxPoints;
-      }
-      if (newMaxAgeMs != null) {
-        db.putSetting("retention.max-age-ms", newMaxAgeMs);
-        maxAgeMs = newMaxAgeMs;
-      }
-      return new Retention(maxPoints, maxAgeMs);
-    });
+    return onWriter(
+        () -> {
+          if (newMaxPoints != null) {
+            db.putSetting("retention.max-points", newMaxPoints);
+            maxPoints = newMaxPoints;
+          }
+          if (newMaxAgeMs != null) {
+            db.putSetting("retention.max-age-ms", newMaxAgeMs);
+            maxAgeMs = newMaxAgeMs;
+          }
+          return new Retention(maxPoints, maxAgeMs);
+        });
   }
 
   Optional<Points> range(String name, long fromMs, long toMs, int limit) throws IOException {
@@ -483,8 +507,8 @@ public final class MeasurementStore implements AutoCloseable {
     return s == null ? Optional.empty() : Optional.of(db.last(s, n));
   }
 
-  Optional<List<ConsolidatedPoint>> consolidated(String name, Resolution r, long fromMs,
-      long toMs) throws IOException {
+  Optional<List<ConsolidatedPoint>> consolidated(String name, Resolution r, long fromMs, long toMs)
+      throws IOException {
     SeriesState s = db.get(name);
     return s == null ? Optional.empty() : Optional.of(archives.fetch(s, r, fromMs, toMs));
   }
@@ -502,8 +526,8 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /**
-   * Up to {@code n} series after {@code after} in name order (all if empty), matching
-   * {@code pattern} (null for all).
+   * Up to {@code n} series after {@code after} in name order (all if empty), matching {@code
+   * pattern} (null for all).
    */
   List<SeriesState> page(SeriesPattern pattern, String after, int n) {
     List<SeriesState> out = new ArrayList<>();
@@ -545,13 +569,17 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /**
-   * Subscribes a watcher; see {@link WatchHub}. Its backlog holds, per matching series, the
-   * points after {@code sinceMs} (at most {@code perSeries} newest of them if positive).
+   * Subscribes a watcher; see {@link WatchHub}. Its backlog holds, per matching series, the points
+   * after {@code sinceMs} (at most {@code perSeries} newest of them if positive).
    */
-  WatchHub.Watcher watch(List<SeriesPattern> patterns, long sinceMs, boolean liveOnly,
-      int perSeries, WatchHub.Sink sink) {
-    return hub.subscribe(patterns, liveOnly ? null : () -> backlog(patterns, sinceMs, perSeries),
-        sink);
+  WatchHub.Watcher watch(
+      List<SeriesPattern> patterns,
+      long sinceMs,
+      boolean liveOnly,
+      int perSeries,
+      WatchHub.Sink sink) {
+    return hub.subscribe(
+        patterns, liveOnly ? null : () -> backlog(patterns, sinceMs, perSeries), sink);
   }
 
   private WatchHub.Backlog backlog(List<SeriesPattern> patterns, long sinceMs, int perSeries) {

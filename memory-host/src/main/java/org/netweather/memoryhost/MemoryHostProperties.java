@@ -15,43 +15,74 @@ public final class MemoryHostProperties {
   // The store's own defaults are the one source of the storage settings' defaults.
   private static final StoreOptions STORE = StoreOptions.defaults(Path.of("nws-data/memory"));
 
-  public static final Setting<Integer> PORT = DaemonSettings.port(8050,
-      "gRPC port; 0 picks a free one. The original NWS memory used 8050.");
+  public static final Setting<Integer> PORT =
+      DaemonSettings.port(
+          8050, "gRPC port; 0 picks a free one. The original NWS memory used 8050.");
   public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8059);
-  public static final Setting<String> DATA_DIR = Setting.text("dataDir", STORE.dataDir().toString(),
-      "Where the series database and its lock file live.").label("DIR");
-  public static final Setting<Integer> RAW_POINTS = Setting.integer("rawPoints",
-      (int) STORE.rawPoints(),
-      "Raw points kept per series (older ones remain in the consolidated archive).").atLeast(1);
-  public static final Setting<Long> RAW_MAX_AGE_SECONDS = Setting.longInteger(
-      "rawMaxAgeSeconds", STORE.rawMaxAge().toSeconds(),
-      "Raw points older than this many seconds are dropped; 0 keeps them whatever their age.")
-      .atLeast(0);
-  public static final Setting<Integer> MAX_SERIES = Setting.integer("maxSeries", STORE.maxSeries(),
-      "Series this memory-host may hold in all; appends that would create more are refused.")
-      .atLeast(1);
-  public static final Setting<Integer> MAX_NEW_SERIES_PER_CALL = Setting.integer(
-      "maxNewSeriesPerCall", STORE.maxNewSeriesPerCall(), "Series one append may create.")
-      .atLeast(1);
-  public static final Setting<Integer> MAX_NEW_SERIES_PER_CALLER_PER_MINUTE = Setting.integer(
-      "maxNewSeriesPerCallerPerMinute",
-      STORE.maxNewSeriesPerCallerPerMinute(),
-      "Series one caller (by host address) may create per minute.").atLeast(1);
-  public static final Setting<Long> CONSOLIDATION_INTERVAL_SECONDS = Setting.longInteger(
-      "consolidationIntervalSeconds",
-      STORE.consolidationInterval().toSeconds(),
-      "Seconds between bringing each series' consolidated archive up to date.").atLeast(1);
+  public static final Setting<String> DATA_DIR =
+      Setting.text(
+              "dataDir",
+              STORE.dataDir().toString(),
+              "Where the series database and its lock file live.")
+          .label("DIR");
+  public static final Setting<Integer> RAW_POINTS =
+      Setting.integer(
+              "rawPoints",
+              (int) STORE.rawPoints(),
+              "Raw points kept per series (older ones remain in the consolidated archive).")
+          .atLeast(1);
+  public static final Setting<Long> RAW_MAX_AGE_SECONDS =
+      Setting.longInteger(
+              "rawMaxAgeSeconds",
+              STORE.rawMaxAge().toSeconds(),
+              "Raw points older than this many seconds are dropped; 0 keeps them whatever their age.")
+          .atLeast(0);
+  public static final Setting<Integer> MAX_SERIES =
+      Setting.integer(
+              "maxSeries",
+              STORE.maxSeries(),
+              "Series this memory-host may hold in all; appends that would create more are refused.")
+          .atLeast(1);
+  public static final Setting<Integer> MAX_NEW_SERIES_PER_CALL =
+      Setting.integer(
+              "maxNewSeriesPerCall", STORE.maxNewSeriesPerCall(), "Series one append may create.")
+          .atLeast(1);
+  public static final Setting<Integer> MAX_NEW_SERIES_PER_CALLER_PER_MINUTE =
+      Setting.integer(
+              "maxNewSeriesPerCallerPerMinute",
+              STORE.maxNewSeriesPerCallerPerMinute(),
+              "Series one caller (by host address) may create per minute.")
+          .atLeast(1);
+  public static final Setting<Long> CONSOLIDATION_INTERVAL_SECONDS =
+      Setting.longInteger(
+              "consolidationIntervalSeconds",
+              STORE.consolidationInterval().toSeconds(),
+              "Seconds between bringing each series' consolidated archive up to date.")
+          .atLeast(1);
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   public static final Setting<String> NAME = DaemonSettings.name("memory");
   public static final Setting<String> HOST = DaemonSettings.host();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
-  public static final Setting<String> CLUSTER = DaemonSettings.optionalCluster(
-      "Cluster attribute of the registration; empty means none.");
+  public static final Setting<String> CLUSTER =
+      DaemonSettings.optionalCluster("Cluster attribute of the registration; empty means none.");
 
-  public static final ConfigSchema SCHEMA = ConfigSchema.of("memory-host", PORT, METRICS_PORT,
-      DATA_DIR, RAW_POINTS, RAW_MAX_AGE_SECONDS, MAX_SERIES, MAX_NEW_SERIES_PER_CALL,
-      MAX_NEW_SERIES_PER_CALLER_PER_MINUTE, CONSOLIDATION_INTERVAL_SECONDS, NAMESERVER, NAME,
-      HOST, TTL_SECONDS, CLUSTER);
+  public static final ConfigSchema SCHEMA =
+      ConfigSchema.of(
+          "memory-host",
+          PORT,
+          METRICS_PORT,
+          DATA_DIR,
+          RAW_POINTS,
+          RAW_MAX_AGE_SECONDS,
+          MAX_SERIES,
+          MAX_NEW_SERIES_PER_CALL,
+          MAX_NEW_SERIES_PER_CALLER_PER_MINUTE,
+          CONSOLIDATION_INTERVAL_SECONDS,
+          NAMESERVER,
+          NAME,
+          HOST,
+          TTL_SECONDS,
+          CLUSTER);
 
   public final int port;
   public final int metricsPort;
@@ -108,8 +139,13 @@ public final class MemoryHostProperties {
 
   /** The store's options. */
   public StoreOptions storeOptions() {
-    return new StoreOptions(Path.of(dataDir), rawPoints, Duration.ofSeconds(rawMaxAgeSeconds),
-        maxSeries, maxNewSeriesPerCall, maxNewSeriesPerCallerPerMinute,
+    return new StoreOptions(
+        Path.of(dataDir),
+        rawPoints,
+        Duration.ofSeconds(rawMaxAgeSeconds),
+        maxSeries,
+        maxNewSeriesPerCall,
+        maxNewSeriesPerCallerPerMinute,
         Duration.ofSeconds(consolidationIntervalSeconds));
   }
 }

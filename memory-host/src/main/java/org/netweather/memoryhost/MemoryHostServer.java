@@ -2,8 +2,8 @@ package org.netweather.memoryhost;
 
 import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
-import io.grpc.ServerInterceptors;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptors;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,42 +44,54 @@ public final class MemoryHostServer implements AutoCloseable {
     // them without the hand-off and thread churn of the default cached pool.
     ExecutorService rpc = Executors.newFixedThreadPool(2, new NamedThreadFactory("memory-rpc"));
     builder.executor(rpc);
-    return Daemon.start("memory", builder, daemon -> {
-      daemon.own(() -> {
-        rpc.shutdown();
-        rpc.awaitTermination(5, TimeUnit.SECONDS);
-      });
-      // Watch delivery: a few threads suffice, each drain is short and never blocks.
-      ExecutorService watchPool = Executors.newFixedThreadPool(2,
-          new NamedThreadFactory("memory-watch"));
-      daemon.own(() -> {
-        watchPool.shutdown();
-        watchPool.awaitTermination(5, TimeUnit.SECONDS);
-      });
-      MeasurementStore store = daemon.own(MeasurementStore.open(props.storeOptions(), clock,
-          watchPool, MemoryMetrics.forDaemon(daemon.name())));
-      // Closed before the store: a scrape never reads a closed one.
-      daemon.own(MemoryMetrics.gauges(daemon.name(), store));
-      ScheduledExecutorService beat = daemon.scheduler("memory-registrar", 1);
-      ManagedChannel ns = daemon.channel(props.nameserver);
-      MemoryHostService service = new MemoryHostService(store, clock);
-      // The caller's address feeds the per-caller limit on series creation.
-      BindableService withCaller = () -> ServerInterceptors.intercept(service,
-          MemoryHostService.callerInterceptor());
-      daemon.serve(List.of(withCaller));
-      String host = Daemon.host(props.host);
-      Registration.Builder reg = daemon.registration("memory", host, host)
-          .putAttributes("started", Long.toString(clock.millis()));
-      if (!props.name.isEmpty()) {
-        reg.setName(props.name);
-      }
-      if (!props.cluster.isEmpty()) {
-        reg.putAttributes("cluster", props.cluster);
-      }
-      // Not unregistered on close: a restart within the TTL must not move this host's series.
-      daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), beat, false);
-      return new MemoryHostServer(daemon, store);
-    });
+    return Daemon.start(
+        "memory",
+        builder,
+        daemon -> {
+          daemon.own(
+              () -> {
+                rpc.shutdown();
+                rpc.awaitTermination(5, TimeUnit.SECONDS);
+              });
+          // Watch delivery: a few threads suffice, each drain is short and never blocks.
+          ExecutorService watchPool =
+              Executors.newFixedThreadPool(2, new NamedThreadFactory("memory-watch"));
+          daemon.own(
+              () -> {
+                watchPool.shutdown();
+                watchPool.awaitTermination(5, TimeUnit.SECONDS);
+              });
+          MeasurementStore store =
+              daemon.own(
+                  MeasurementStore.open(
+                      props.storeOptions(),
+                      clock,
+                      watchPool,
+                      MemoryMetrics.forDaemon(daemon.name())));
+          // Closed before the store: a scrape never reads a closed one.
+          daemon.own(MemoryMetrics.gauges(daemon.name(), store));
+          ScheduledExecutorService beat = daemon.scheduler("memory-registrar", 1);
+          ManagedChannel ns = daemon.channel(props.nameserver);
+          MemoryHostService service = new MemoryHostService(store, clock);
+          // The caller's address feeds the per-caller limit on series creation.
+          BindableService withCaller =
+              () -> ServerInterceptors.intercept(service, MemoryHostService.callerInterceptor());
+          daemon.serve(List.of(withCaller));
+          String host = Daemon.host(props.host);
+          Registration.Builder reg =
+              daemon
+                  .registration("memory", host, host)
+                  .putAttributes("started", Long.toString(clock.millis()));
+          if (!props.name.isEmpty()) {
+            reg.setName(props.name);
+          }
+          if (!props.cluster.isEmpty()) {
+            reg.putAttributes("cluster", props.cluster);
+          }
+          // Not unregistered on close: a restart within the TTL must not move this host's series.
+          daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), beat, false);
+          return new MemoryHostServer(daemon, store);
+        });
   }
 
   public int getPort() {

@@ -11,11 +11,6 @@ import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
 import org.netweather.api.v1.DeleteSeriesRequest;
 import org.netweather.api.v1.DeleteSeriesResponse;
-import org.netweather.api.v1.RetentionRequest;
-import org.netweather.api.v1.RetentionResponse;
-import org.netweather.memoryhost.store.Points;
-import org.netweather.memoryhost.store.SeriesState;
-import org.netweather.memoryhost.store.StoreFullException;
 import org.netweather.api.v1.FetchConsolidatedRequest;
 import org.netweather.api.v1.FetchConsolidatedResponse;
 import org.netweather.api.v1.FetchRequest;
@@ -25,9 +20,14 @@ import org.netweather.api.v1.ListSeriesResponse;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.Resolution;
+import org.netweather.api.v1.RetentionRequest;
+import org.netweather.api.v1.RetentionResponse;
 import org.netweather.api.v1.SeriesSummary;
 import org.netweather.api.v1.WatchRequest;
 import org.netweather.api.v1.WatchResponse;
+import org.netweather.memoryhost.store.Points;
+import org.netweather.memoryhost.store.SeriesState;
+import org.netweather.memoryhost.store.StoreFullException;
 import org.netweather.model.Resource;
 import org.netweather.model.SeriesName;
 import org.netweather.model.SeriesPattern;
@@ -40,6 +40,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   static final int DEFAULT_PAGE = 1_000;
   static final int MAX_PAGE = 10_000;
   static final long MIN_RETAINED_POINTS = 1_000;
+
   /** The remote address of the call being served, set by {@link #callerInterceptor()}. */
   private static final io.grpc.Context.Key<java.net.SocketAddress> CALLER =
       io.grpc.Context.key("netweather-caller");
@@ -60,113 +61,136 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
       out.onError(Statuses.toStatus(e));
       return;
     }
-    store.append(req.getBatchesList(), caller()).whenComplete((r, err) -> {
-      if (err == null) {
-        out.onNext(AppendResponse.newBuilder().setStored(r.stored())
-            .setDuplicates(r.duplicates()).build());
-        out.onCompleted();
-      } else if (err instanceof RejectedExecutionException
-          || err instanceof LimitExceededException || err instanceof StoreFullException) {
-        out.onError(Status.RESOURCE_EXHAUSTED.withDescription(err.getMessage())
-            .asRuntimeException());
-      } else {
-        out.onError(Statuses.toStatus(err));
-      }
-    });
+    store
+        .append(req.getBatchesList(), caller())
+        .whenComplete(
+            (r, err) -> {
+              if (err == null) {
+                out.onNext(
+                    AppendResponse.newBuilder()
+                        .setStored(r.stored())
+                        .setDuplicates(r.duplicates())
+                        .build());
+                out.onCompleted();
+              } else if (err instanceof RejectedExecutionException
+                  || err instanceof LimitExceededException
+                  || err instanceof StoreFullException) {
+                out.onError(
+                    Status.RESOURCE_EXHAUSTED
+                        .withDescription(err.getMessage())
+                        .asRuntimeException());
+              } else {
+                out.onError(Statuses.toStatus(err));
+              }
+            });
   }
 
   @Override
   public void fetch(FetchRequest req, StreamObserver<FetchResponse> out) {
-    Statuses.respond(out, () -> {
-      checkSeries(req.getSeries());
-      Points p;
-      switch (req.getSelectionCase()) {
-        case LAST:
-          if (req.getLast() < 1 || req.getLast() > MAX_FETCH) {
-            throw new IllegalArgumentException("last " + req.getLast() + " is outside [1, "
-                + MAX_FETCH + "]");
+    Statuses.respond(
+        out,
+        () -> {
+          checkSeries(req.getSeries());
+          Points p;
+          switch (req.getSelectionCase()) {
+            case LAST:
+              if (req.getLast() < 1 || req.getLast() > MAX_FETCH) {
+                throw new IllegalArgumentException(
+                    "last " + req.getLast() + " is outside [1, " + MAX_FETCH + "]");
+              }
+              p =
+                  store
+                      .last(req.getSeries(), req.getLast())
+                      .orElseThrow(() -> unknown(req.getSeries()));
+              break;
+            case RANGE:
+              long from = req.getRange().getFromMs();
+              long to = req.getRange().getToMs() == 0 ? clock.millis() : req.getRange().getToMs();
+              if (from > to) {
+                throw new IllegalArgumentException(
+                    "range.from_ms " + from + " is after range.to_ms " + to);
+              }
+              p =
+                  store
+                      .range(req.getSeries(), from, to, MAX_FETCH)
+                      .orElseThrow(() -> unknown(req.getSeries()));
+              break;
+            default:
+              throw new IllegalArgumentException("selection is missing: give range or last");
           }
-          p = store.last(req.getSeries(), req.getLast()).orElseThrow(() -> unknown(req
-              .getSeries()));
-          break;
-        case RANGE:
-          long from = req.getRange().getFromMs();
-          long to = req.getRange().getToMs() == 0 ? clock.millis() : req.getRange().getToMs();
-          if (from > to) {
-            throw new IllegalArgumentException("range.from_ms " + from + " is after range.to_ms "
-                + to);
+          FetchResponse.Builder b = FetchResponse.newBuilder().setSeries(req.getSeries());
+          for (int i = 0; i < p.size(); i++) {
+            b.addPoints(
+                Measurement.newBuilder().setTimestampMs(p.times()[i]).setValue(p.values()[i]));
           }
-          p = store.range(req.getSeries(), from, to, MAX_FETCH).orElseThrow(
-              () -> unknown(req.getSeries()));
-          break;
-        default:
-          throw new IllegalArgumentException("selection is missing: give range or last");
-      }
-      FetchResponse.Builder b = FetchResponse.newBuilder().setSeries(req.getSeries());
-      for (int i = 0; i < p.size(); i++) {
-        b.addPoints(Measurement.newBuilder().setTimestampMs(p.times()[i])
-            .setValue(p.values()[i]));
-      }
-      return b.build();
-    });
+          return b.build();
+        });
   }
 
   @Override
-  public void fetchConsolidated(FetchConsolidatedRequest req,
-      StreamObserver<FetchConsolidatedResponse> out) {
-    Statuses.respond(out, () -> {
-      checkSeries(req.getSeries());
-      if (req.getResolution() == Resolution.RESOLUTION_UNKNOWN
-          || req.getResolution() == Resolution.UNRECOGNIZED) {
-        throw new IllegalArgumentException("resolution must be MINUTE, HOUR or DAY");
-      }
-      long to = req.getRange().getToMs() == 0 ? clock.millis() : req.getRange().getToMs();
-      long from = req.getRange().getFromMs();
-      if (from > to) {
-        throw new IllegalArgumentException("range.from_ms " + from + " is after range.to_ms "
-            + to);
-      }
-      return FetchConsolidatedResponse.newBuilder()
-          .setSeries(req.getSeries())
-          .setResolution(req.getResolution())
-          .setStepSeconds(ArchiveConsolidator.stepSeconds(req.getResolution()))
-          .addAllPoints(store.consolidated(req.getSeries(), req.getResolution(), from, to)
-              .orElseThrow(() -> unknown(req.getSeries())))
-          .build();
-    });
+  public void fetchConsolidated(
+      FetchConsolidatedRequest req, StreamObserver<FetchConsolidatedResponse> out) {
+    Statuses.respond(
+        out,
+        () -> {
+          checkSeries(req.getSeries());
+          if (req.getResolution() == Resolution.RESOLUTION_UNKNOWN
+              || req.getResolution() == Resolution.UNRECOGNIZED) {
+            throw new IllegalArgumentException("resolution must be MINUTE, HOUR or DAY");
+          }
+          long to = req.getRange().getToMs() == 0 ? clock.millis() : req.getRange().getToMs();
+          long from = req.getRange().getFromMs();
+          if (from > to) {
+            throw new IllegalArgumentException(
+                "range.from_ms " + from + " is after range.to_ms " + to);
+          }
+          return FetchConsolidatedResponse.newBuilder()
+              .setSeries(req.getSeries())
+              .setResolution(req.getResolution())
+              .setStepSeconds(ArchiveConsolidator.stepSeconds(req.getResolution()))
+              .addAllPoints(
+                  store
+                      .consolidated(req.getSeries(), req.getResolution(), from, to)
+                      .orElseThrow(() -> unknown(req.getSeries())))
+              .build();
+        });
   }
 
   @Override
   public void listSeries(ListSeriesRequest req, StreamObserver<ListSeriesResponse> out) {
-    Statuses.respond(out, () -> {
-      SeriesPattern p = req.getPattern().isEmpty() ? null : SeriesPattern.parse(req.getPattern());
-      if (req.getPageSize() < 0) {
-        throw new IllegalArgumentException("page_size " + req.getPageSize() + " is negative");
-      }
-      int size = req.getPageSize() == 0 ? DEFAULT_PAGE : Math.min(MAX_PAGE, req.getPageSize());
-      ListSeriesResponse.Builder b = ListSeriesResponse.newBuilder();
-      List<SeriesState> page = store.page(p, req.getPageToken(), size + 1);
-      for (int i = 0; i < Math.min(size, page.size()); i++) {
-        SeriesState rs = page.get(i);
-        String name = rs.name();
-        int colon = name.indexOf(':');
-        SeriesSummary.Builder s = SeriesSummary.newBuilder()
-            .setSeries(name)
-            .setResource(name.substring(0, colon))
-            .setUnit(Resource.unitOf(name.substring(0, colon)))
-            .setCount(rs.count())
-            .setFirstTimestampMs(rs.firstTime())
-            .setLastTimestampMs(rs.lastTime());
-        if (rs.count() > 0) {
-          s.setLastValue(rs.lastValue());
-        }
-        b.addSeries(s);
-      }
-      if (page.size() > size) {
-        b.setNextPageToken(page.get(size - 1).name());
-      }
-      return b.build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          SeriesPattern p =
+              req.getPattern().isEmpty() ? null : SeriesPattern.parse(req.getPattern());
+          if (req.getPageSize() < 0) {
+            throw new IllegalArgumentException("page_size " + req.getPageSize() + " is negative");
+          }
+          int size = req.getPageSize() == 0 ? DEFAULT_PAGE : Math.min(MAX_PAGE, req.getPageSize());
+          ListSeriesResponse.Builder b = ListSeriesResponse.newBuilder();
+          List<SeriesState> page = store.page(p, req.getPageToken(), size + 1);
+          for (int i = 0; i < Math.min(size, page.size()); i++) {
+            SeriesState rs = page.get(i);
+            String name = rs.name();
+            int colon = name.indexOf(':');
+            SeriesSummary.Builder s =
+                SeriesSummary.newBuilder()
+                    .setSeries(name)
+                    .setResource(name.substring(0, colon))
+                    .setUnit(Resource.unitOf(name.substring(0, colon)))
+                    .setCount(rs.count())
+                    .setFirstTimestampMs(rs.firstTime())
+                    .setLastTimestampMs(rs.lastTime());
+            if (rs.count() > 0) {
+              s.setLastValue(rs.lastValue());
+            }
+            b.addSeries(s);
+          }
+          if (page.size() > size) {
+            b.setNextPageToken(page.get(size - 1).name());
+          }
+          return b.build();
+        });
   }
 
   @Override
@@ -185,87 +209,101 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
     }
     ServerCallStreamObserver<WatchResponse> call = (ServerCallStreamObserver<WatchResponse>) out;
     WatchHub.Watcher[] self = new WatchHub.Watcher[1];
-    WatchHub.Sink sink = new WatchHub.Sink() {
-      @Override
-      public boolean isReady() {
-        return call.isReady() && !call.isCancelled();
-      }
+    WatchHub.Sink sink =
+        new WatchHub.Sink() {
+          @Override
+          public boolean isReady() {
+            return call.isReady() && !call.isCancelled();
+          }
 
-      @Override
-      public void send(WatchResponse message) {
-        synchronized (call) {
-          call.onNext(message);
-        }
-      }
+          @Override
+          public void send(WatchResponse message) {
+            synchronized (call) {
+              call.onNext(message);
+            }
+          }
 
-      @Override
-      public void fail(String reason) {
-        synchronized (call) {
-          call.onError(Status.RESOURCE_EXHAUSTED.withDescription(reason).asRuntimeException());
-        }
-      }
-    };
-    call.setOnCancelHandler(() -> {
-      if (self[0] != null) {
-        self[0].cancel();
-      }
-    });
-    call.setOnReadyHandler(() -> {
-      if (self[0] != null) {
-        self[0].drainLater();
-      }
-    });
-    self[0] = store.watch(patterns, req.getSinceMs(), req.getLiveOnly(),
-        Math.max(0, req.getBacklogPerSeries()), sink);
+          @Override
+          public void fail(String reason) {
+            synchronized (call) {
+              call.onError(Status.RESOURCE_EXHAUSTED.withDescription(reason).asRuntimeException());
+            }
+          }
+        };
+    call.setOnCancelHandler(
+        () -> {
+          if (self[0] != null) {
+            self[0].cancel();
+          }
+        });
+    call.setOnReadyHandler(
+        () -> {
+          if (self[0] != null) {
+            self[0].drainLater();
+          }
+        });
+    self[0] =
+        store.watch(
+            patterns,
+            req.getSinceMs(),
+            req.getLiveOnly(),
+            Math.max(0, req.getBacklogPerSeries()),
+            sink);
   }
 
   @Override
   public void deleteSeries(DeleteSeriesRequest req, StreamObserver<DeleteSeriesResponse> out) {
-    Statuses.respond(out, () -> {
-      if (req.getPattern().isEmpty()) {
-        throw new IllegalArgumentException("pattern is empty (\"*\" deletes every series)");
-      }
-      List<String> names = store.delete(SeriesPattern.parse(req.getPattern()),
-          req.getDryRun());
-      DeleteSeriesResponse.Builder b = DeleteSeriesResponse.newBuilder()
-          .setDryRun(req.getDryRun()).setCount(names.size());
-      b.addAllSeries(names.subList(0, Math.min(names.size(), MAX_LISTED)));
-      return b.build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          if (req.getPattern().isEmpty()) {
+            throw new IllegalArgumentException("pattern is empty (\"*\" deletes every series)");
+          }
+          List<String> names = store.delete(SeriesPattern.parse(req.getPattern()), req.getDryRun());
+          DeleteSeriesResponse.Builder b =
+              DeleteSeriesResponse.newBuilder().setDryRun(req.getDryRun()).setCount(names.size());
+          b.addAllSeries(names.subList(0, Math.min(names.size(), MAX_LISTED)));
+          return b.build();
+        });
   }
 
   @Override
   public void retention(RetentionRequest req, StreamObserver<RetentionResponse> out) {
-    Statuses.respond(out, () -> {
-      Long points = null;
-      Long ageMs = null;
-      if (req.hasMaxPoints()) {
-        if (req.getMaxPoints() < MIN_RETAINED_POINTS) {
-          throw new IllegalArgumentException("max_points " + req.getMaxPoints()
-              + " is below " + MIN_RETAINED_POINTS);
-        }
-        points = req.getMaxPoints();
-      }
-      if (req.hasMaxAgeSeconds()) {
-        long s = req.getMaxAgeSeconds();
-        if (s != 0 && (s < 3600 || s > 100L * 365 * 86_400)) {
-          throw new IllegalArgumentException("max_age_seconds " + s
-              + " is outside [3600, 100 years] (0 keeps points whatever their age)");
-        }
-        ageMs = s * 1000;
-      }
-      MeasurementStore.Retention r = store.retention(points, ageMs);
-      return RetentionResponse.newBuilder().setMaxPoints(r.maxPoints())
-          .setMaxAgeSeconds(r.maxAgeMs() / 1000).build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          Long points = null;
+          Long ageMs = null;
+          if (req.hasMaxPoints()) {
+            if (req.getMaxPoints() < MIN_RETAINED_POINTS) {
+              throw new IllegalArgumentException(
+                  "max_points " + req.getMaxPoints() + " is below " + MIN_RETAINED_POINTS);
+            }
+            points = req.getMaxPoints();
+          }
+          if (req.hasMaxAgeSeconds()) {
+            long s = req.getMaxAgeSeconds();
+            if (s != 0 && (s < 3600 || s > 100L * 365 * 86_400)) {
+              throw new IllegalArgumentException(
+                  "max_age_seconds "
+                      + s
+                      + " is outside [3600, 100 years] (0 keeps points whatever their age)");
+            }
+            ageMs = s * 1000;
+          }
+          MeasurementStore.Retention r = store.retention(points, ageMs);
+          return RetentionResponse.newBuilder()
+              .setMaxPoints(r.maxPoints())
+              .setMaxAgeSeconds(r.maxAgeMs() / 1000)
+              .build();
+        });
   }
 
   /** The calling peer's host, for per-caller limits; "local" in process. */
   private static String caller() {
     java.net.SocketAddress a = CALLER.get();
     if (a instanceof java.net.InetSocketAddress inet) {
-      return inet.getAddress() == null ? inet.getHostString() : inet.getAddress()
-          .getHostAddress();
+      return inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
     }
     return "local";
   }
@@ -274,10 +312,14 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   public static io.grpc.ServerInterceptor callerInterceptor() {
     return new io.grpc.ServerInterceptor() {
       @Override
-      public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, R> call,
-          io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
-        io.grpc.Context ctx = io.grpc.Context.current().withValue(CALLER,
-            call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+      public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(
+          io.grpc.ServerCall<Q, R> call,
+          io.grpc.Metadata headers,
+          io.grpc.ServerCallHandler<Q, R> next) {
+        io.grpc.Context ctx =
+            io.grpc.Context.current()
+                .withValue(
+                    CALLER, call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
         return io.grpc.Contexts.interceptCall(ctx, call, headers, next);
       }
     };

@@ -22,25 +22,30 @@ import org.netweather.runtime.metrics.LiveGauge;
 final class MemoryMetrics {
   // fsync of a small group is sub-millisecond on SSDs and tens of milliseconds on disks.
   private static final double[] COMMIT_BUCKETS = {
-      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5};
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
+  };
 
-  private static final Counter APPENDED = Counter.builder()
-      .name("netweather_memory_appended_measurements")
-      .help("Measurements stored by appends; points already stored (retried appends) are not"
-          + " counted")
-      .labelNames("daemon")
-      .register();
-  private static final Histogram WAL_COMMIT = Histogram.builder()
-      .name("netweather_memory_wal_commit_duration_seconds")
-      .help("Time to write one group of appends to the write-ahead log and force it to disk")
-      .labelNames("daemon")
-      .classicOnly()
-      .classicUpperBounds(COMMIT_BUCKETS)
-      .register();
-  private static final LiveGauge SERIES = LiveGauge.standard("netweather_memory_series",
-      "Series stored by a memory-host");
-  private static final LiveGauge WATCH_STREAMS = LiveGauge.standard(
-      "netweather_memory_watch_streams", "Watch streams a memory-host is serving");
+  private static final Counter APPENDED =
+      Counter.builder()
+          .name("netweather_memory_appended_measurements")
+          .help(
+              "Measurements stored by appends; points already stored (retried appends) are not"
+                  + " counted")
+          .labelNames("daemon")
+          .register();
+  private static final Histogram WAL_COMMIT =
+      Histogram.builder()
+          .name("netweather_memory_wal_commit_duration_seconds")
+          .help("Time to write one group of appends to the write-ahead log and force it to disk")
+          .labelNames("daemon")
+          .classicOnly()
+          .classicUpperBounds(COMMIT_BUCKETS)
+          .register();
+  private static final LiveGauge SERIES =
+      LiveGauge.standard("netweather_memory_series", "Series stored by a memory-host");
+  private static final LiveGauge WATCH_STREAMS =
+      LiveGauge.standard(
+          "netweather_memory_watch_streams", "Watch streams a memory-host is serving");
 
   /** Records nothing: for stores opened outside a daemon (tests, benchmarks). */
   static final MemoryMetrics NONE = new MemoryMetrics(null, null);
@@ -72,7 +77,7 @@ final class MemoryMetrics {
 
   /** Reports {@code store}'s series and watch streams under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, MeasurementStore store) {
-    return LiveGauge.all(SERIES.add(daemon, store::seriesCount),
-        WATCH_STREAMS.add(daemon, store::watchStreams));
+    return LiveGauge.all(
+        SERIES.add(daemon, store::seriesCount), WATCH_STREAMS.add(daemon, store::watchStreams));
   }
 }

@@ -14,8 +14,13 @@ import java.time.Duration;
  * @param maxNewSeriesPerCallerPerMinute series one caller (host) may create per minute
  * @param consolidationInterval how often each series' archive is brought up to date
  */
-public record StoreOptions(Path dataDir, long rawPoints, Duration rawMaxAge, int maxSeries,
-    int maxNewSeriesPerCall, int maxNewSeriesPerCallerPerMinute,
+public record StoreOptions(
+    Path dataDir,
+    long rawPoints,
+    Duration rawMaxAge,
+    int maxSeries,
+    int maxNewSeriesPerCall,
+    int maxNewSeriesPerCallerPerMinute,
     Duration consolidationInterval) {
 
   public StoreOptions {
@@ -29,24 +34,30 @@ public record StoreOptions(Path dataDir, long rawPoints, Duration rawMaxAge, int
       throw new IllegalArgumentException("series limits must be at least 1");
     }
     if (consolidationInterval.toSeconds() < 1) {
-      throw new IllegalArgumentException("consolidationInterval " + consolidationInterval
-          + " is below one second");
+      throw new IllegalArgumentException(
+          "consolidationInterval " + consolidationInterval + " is below one second");
     }
   }
 
   /** Defaults that hold a site of 10 000 hosts (470 000 series) with room to spare. */
   public static StoreOptions defaults(Path dataDir) {
-    return new StoreOptions(dataDir, 10_000, Duration.ZERO, 2_000_000, 1_000, 20_000,
-        Duration.ofHours(2));
+    return new StoreOptions(
+        dataDir, 10_000, Duration.ZERO, 2_000_000, 1_000, 20_000, Duration.ofHours(2));
   }
 
   public StoreOptions withRawPoints(long n) {
-    return new StoreOptions(dataDir, n, rawMaxAge, maxSeries, maxNewSeriesPerCall,
-        maxNewSeriesPerCallerPerMinute, consolidationInterval);
+    return new StoreOptions(
+        dataDir,
+        n,
+        rawMaxAge,
+        maxSeries,
+        maxNewSeriesPerCall,
+        maxNewSeriesPerCallerPerMinute,
+        consolidationInterval);
   }
 
   public StoreOptions withLimits(int series, int perCall, int perCallerPerMinute) {
-    return new StoreOptions(dataDir, rawPoints, rawMaxAge, series, perCall, perCallerPerMinute,
-        consolidationInterval);
+    return new StoreOptions(
+        dataDir, rawPoints, rawMaxAge, series, perCall, perCallerPerMinute, consolidationInterval);
   }
 }

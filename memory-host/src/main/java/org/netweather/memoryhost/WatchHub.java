@@ -15,13 +15,13 @@ import org.netweather.model.SeriesPattern;
 
 /**
  * Fans acknowledged appends out to watchers. A new watcher gets the stored points after its
- * starting point and then every later append, with nothing missed or repeated in between:
- * its backlog is read from a view of the store taken under the same lock that publishing
- * holds, and the store commits and publishes a group under that lock too. The backlog is read
- * lazily, a message at a time as the stream takes it, so a watcher of every series holds one
- * message of it in memory, not the whole history. Each watcher has a bounded queue of live
- * messages; one that falls behind by more than {@link #MAX_QUEUED} of them is ended, so a slow
- * reader never holds up the writer or other watchers.
+ * starting point and then every later append, with nothing missed or repeated in between: its
+ * backlog is read from a view of the store taken under the same lock that publishing holds, and the
+ * store commits and publishes a group under that lock too. The backlog is read lazily, a message at
+ * a time as the stream takes it, so a watcher of every series holds one message of it in memory,
+ * not the whole history. Each watcher has a bounded queue of live messages; one that falls behind
+ * by more than {@link #MAX_QUEUED} of them is ended, so a slow reader never holds up the writer or
+ * other watchers.
  */
 final class WatchHub {
   static final int MAX_QUEUED = 10_000;
@@ -51,11 +51,11 @@ final class WatchHub {
   }
 
   /**
-   * Subscribes a watcher; {@code backlog} is called under the hub's lock, so the view it takes
-   * sees exactly the appends published before this watcher and none after.
+   * Subscribes a watcher; {@code backlog} is called under the hub's lock, so the view it takes sees
+   * exactly the appends published before this watcher and none after.
    */
-  synchronized Watcher subscribe(List<SeriesPattern> patterns,
-      java.util.function.Supplier<Backlog> backlog, Sink sink) {
+  synchronized Watcher subscribe(
+      List<SeriesPattern> patterns, java.util.function.Supplier<Backlog> backlog, Sink sink) {
     Watcher w = new Watcher(patterns, sink);
     w.backlog = backlog == null ? null : backlog.get();
     w.limit = MAX_QUEUED;
@@ -118,12 +118,10 @@ final class WatchHub {
     }
   }
 
-
   static SeriesPoints.Builder batch(String series, Points p, int from, int to) {
     SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(series);
     for (int i = from; i < to; i++) {
-      sp.addPoints(Measurement.newBuilder().setTimestampMs(p.times()[i])
-          .setValue(p.values()[i]));
+      sp.addPoints(Measurement.newBuilder().setTimestampMs(p.times()[i]).setValue(p.values()[i]));
     }
     return sp;
   }
@@ -162,8 +160,10 @@ final class WatchHub {
       }
       if (overflow) {
         cancel();
-        sink.fail("watcher fell more than " + MAX_QUEUED
-            + " messages behind; resume from the last timestamp seen");
+        sink.fail(
+            "watcher fell more than "
+                + MAX_QUEUED
+                + " messages behind; resume from the last timestamp seen");
         return;
       }
       drainLater();

@@ -55,8 +55,10 @@ class Issue14StoreLimitsTest {
   }
 
   private static SeriesPoints point(String series, long t, double v) {
-    return SeriesPoints.newBuilder().setSeries(series)
-        .addPoints(Measurement.newBuilder().setTimestampMs(t).setValue(v)).build();
+    return SeriesPoints.newBuilder()
+        .setSeries(series)
+        .addPoints(Measurement.newBuilder().setTimestampMs(t).setValue(v))
+        .build();
   }
 
   private AppendRequest newSeries(String prefix, int n) {
@@ -70,10 +72,11 @@ class Issue14StoreLimitsTest {
   @Test
   void append_of10000NewSeries_isRefusedNamingTheLimit_andLeavesNoTrace() throws Exception {
     open(StoreOptions.defaults(dir));
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> stub.append(newSeries("s", 10_000)));
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> stub.append(newSeries("s", 10_000)));
     assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode());
-    assertTrue(e.getStatus().getDescription().contains("maxNewSeriesPerCall"),
+    assertTrue(
+        e.getStatus().getDescription().contains("maxNewSeriesPerCall"),
         e.getStatus().getDescription());
     assertEquals(0, stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesCount());
     // The store still serves: a normal append goes through.
@@ -88,20 +91,25 @@ class Issue14StoreLimitsTest {
   void append_beyondMaxSeries_isRefused_butExistingSeriesStillTakePoints() throws Exception {
     open(StoreOptions.defaults(dir).withLimits(5, 1000, 20_000));
     assertEquals(5, stub.append(newSeries("a", 5)).getStored());
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> stub.append(newSeries("b", 1)));
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> stub.append(newSeries("b", 1)));
     assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode());
     assertTrue(e.getStatus().getDescription().contains("maxSeries"));
-    assertEquals(1, stub.append(AppendRequest.newBuilder()
-        .addBatches(point("user.x:a0", clock.millis(), 7)).build()).getStored());
+    assertEquals(
+        1,
+        stub.append(
+                AppendRequest.newBuilder()
+                    .addBatches(point("user.x:a0", clock.millis(), 7))
+                    .build())
+            .getStored());
   }
 
   @Test
   void append_perCallerCreationRate_isLimited() throws Exception {
     open(StoreOptions.defaults(dir).withLimits(1000, 100, 150));
     stub.append(newSeries("a", 100));
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> stub.append(newSeries("b", 100)));
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> stub.append(newSeries("b", 100)));
     assertTrue(e.getStatus().getDescription().contains("maxNewSeriesPerCallerPerMinute"));
     clock.advance(java.time.Duration.ofSeconds(40)); // 100 more tokens
     assertEquals(100, stub.append(newSeries("b", 100)).getStored());
@@ -111,36 +119,48 @@ class Issue14StoreLimitsTest {
   void deleteSeries_dryRunListsOnly_thenDeletesDurably_andTellsWatchers() throws Exception {
     open(StoreOptions.defaults(dir));
     stub.append(newSeries("keep", 2));
-    stub.append(AppendRequest.newBuilder().addBatches(point("tcp.latency:a->b", clock.millis(),
-        1)).addBatches(point("tcp.latency:a->c", clock.millis(), 2)).build());
+    stub.append(
+        AppendRequest.newBuilder()
+            .addBatches(point("tcp.latency:a->b", clock.millis(), 1))
+            .addBatches(point("tcp.latency:a->c", clock.millis(), 2))
+            .build());
     LinkedBlockingQueue<WatchResponse> seen = new LinkedBlockingQueue<>();
-    MemoryHostGrpc.newStub(grpc.inProcess(new MemoryHostService(store, clock))).watch(
-        WatchRequest.newBuilder().addPatterns("tcp.*").setLiveOnly(true).build(),
-        new io.grpc.stub.StreamObserver<>() {
-          @Override
-          public void onNext(WatchResponse r) {
-            seen.add(r);
-          }
+    MemoryHostGrpc.newStub(grpc.inProcess(new MemoryHostService(store, clock)))
+        .watch(
+            WatchRequest.newBuilder().addPatterns("tcp.*").setLiveOnly(true).build(),
+            new io.grpc.stub.StreamObserver<>() {
+              @Override
+              public void onNext(WatchResponse r) {
+                seen.add(r);
+              }
 
-          @Override
-          public void onError(Throwable t) {}
+              @Override
+              public void onError(Throwable t) {}
 
-          @Override
-          public void onCompleted() {}
-        });
+              @Override
+              public void onCompleted() {}
+            });
     waitFor(() -> store.watchStreams() == 1);
 
-    DeleteSeriesResponse dry = stub.deleteSeries(DeleteSeriesRequest.newBuilder()
-        .setPattern("tcp.latency:a->*").setDryRun(true).build());
+    DeleteSeriesResponse dry =
+        stub.deleteSeries(
+            DeleteSeriesRequest.newBuilder()
+                .setPattern("tcp.latency:a->*")
+                .setDryRun(true)
+                .build());
     assertEquals(List.of("tcp.latency:a->b", "tcp.latency:a->c"), dry.getSeriesList());
     assertEquals(4, store.seriesCount());
 
-    DeleteSeriesResponse done = stub.deleteSeries(DeleteSeriesRequest.newBuilder()
-        .setPattern("tcp.latency:a->*").build());
+    DeleteSeriesResponse done =
+        stub.deleteSeries(DeleteSeriesRequest.newBuilder().setPattern("tcp.latency:a->*").build());
     assertEquals(2, done.getCount());
     assertEquals(2, store.seriesCount());
-    StatusRuntimeException gone = assertThrows(StatusRuntimeException.class, () -> stub.fetch(
-        FetchRequest.newBuilder().setSeries("tcp.latency:a->b").setLast(1).build()));
+    StatusRuntimeException gone =
+        assertThrows(
+            StatusRuntimeException.class,
+            () ->
+                stub.fetch(
+                    FetchRequest.newBuilder().setSeries("tcp.latency:a->b").setLast(1).build()));
     assertEquals(Status.Code.NOT_FOUND, gone.getStatus().getCode());
     WatchResponse notice = seen.poll(5, TimeUnit.SECONDS);
     assertEquals(List.of("tcp.latency:a->b", "tcp.latency:a->c"), notice.getDeletedSeriesList());
@@ -157,12 +177,13 @@ class Issue14StoreLimitsTest {
     RetentionResponse now = stub.retention(RetentionRequest.getDefaultInstance());
     assertEquals(10_000, now.getMaxPoints());
     assertEquals(0, now.getMaxAgeSeconds());
-    StatusRuntimeException bad = assertThrows(StatusRuntimeException.class,
-        () -> stub.retention(RetentionRequest.newBuilder().setMaxPoints(5).build()));
+    StatusRuntimeException bad =
+        assertThrows(
+            StatusRuntimeException.class,
+            () -> stub.retention(RetentionRequest.newBuilder().setMaxPoints(5).build()));
     assertEquals(Status.Code.INVALID_ARGUMENT, bad.getStatus().getCode());
     assertTrue(bad.getStatus().getDescription().contains("max_points"));
-    stub.retention(RetentionRequest.newBuilder().setMaxPoints(2000).setMaxAgeSeconds(7200)
-        .build());
+    stub.retention(RetentionRequest.newBuilder().setMaxPoints(2000).setMaxAgeSeconds(7200).build());
     store.close();
     store = null;
     open(StoreOptions.defaults(dir));
@@ -192,18 +213,34 @@ class Issue14StoreLimitsTest {
     open(StoreOptions.defaults(dir));
     String longest = "user.x:" + "a".repeat(org.netweather.model.SeriesName.MAX_LENGTH - 7);
     String odd = "tcp.latency:" + "A-b.9_".repeat(20) + "->" + "z".repeat(100);
-    assertEquals(1, stub.append(AppendRequest.newBuilder()
-        .addBatches(point(longest, clock.millis(), 1)).build()).getStored());
-    assertEquals(1, stub.append(AppendRequest.newBuilder()
-        .addBatches(point(odd.substring(0, Math.min(odd.length(), 256)), clock.millis(), 2))
-        .build()).getStored());
-    assertEquals(1, stub.fetch(FetchRequest.newBuilder().setSeries(longest).setLast(1).build())
-        .getPointsCount());
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> stub.append(AppendRequest.newBuilder().addBatches(point(longest + "a",
-            clock.millis(), 1)).build()));
+    assertEquals(
+        1,
+        stub.append(
+                AppendRequest.newBuilder().addBatches(point(longest, clock.millis(), 1)).build())
+            .getStored());
+    assertEquals(
+        1,
+        stub.append(
+                AppendRequest.newBuilder()
+                    .addBatches(
+                        point(odd.substring(0, Math.min(odd.length(), 256)), clock.millis(), 2))
+                    .build())
+            .getStored());
+    assertEquals(
+        1,
+        stub.fetch(FetchRequest.newBuilder().setSeries(longest).setLast(1).build())
+            .getPointsCount());
+    StatusRuntimeException e =
+        assertThrows(
+            StatusRuntimeException.class,
+            () ->
+                stub.append(
+                    AppendRequest.newBuilder()
+                        .addBatches(point(longest + "a", clock.millis(), 1))
+                        .build()));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
-    assertTrue(!e.getStatus().getDescription().contains(dir.toString()),
+    assertTrue(
+        !e.getStatus().getDescription().contains(dir.toString()),
         "no server path in " + e.getStatus().getDescription());
     store.close();
     store = null;
@@ -215,14 +252,21 @@ class Issue14StoreLimitsTest {
   void listSeries_pagesInNameOrder_withoutLosingOrRepeatingAny() throws Exception {
     open(StoreOptions.defaults(dir));
     stub.append(newSeries("p", 1000));
-    stub.append(AppendRequest.newBuilder().addBatches(point("tcp.latency:a->b", clock.millis(),
-        1)).build());
+    stub.append(
+        AppendRequest.newBuilder()
+            .addBatches(point("tcp.latency:a->b", clock.millis(), 1))
+            .build());
     List<String> seen = new java.util.ArrayList<>();
     String token = "";
     int pages = 0;
     do {
-      org.netweather.api.v1.ListSeriesResponse page = stub.listSeries(ListSeriesRequest
-          .newBuilder().setPattern("user.x:*").setPageSize(300).setPageToken(token).build());
+      org.netweather.api.v1.ListSeriesResponse page =
+          stub.listSeries(
+              ListSeriesRequest.newBuilder()
+                  .setPattern("user.x:*")
+                  .setPageSize(300)
+                  .setPageToken(token)
+                  .build());
       page.getSeriesList().forEach(x -> seen.add(x.getSeries()));
       token = page.getNextPageToken();
       pages++;

@@ -40,45 +40,58 @@ class MemoryHostMetricsTest {
   @Test
   void daemon_countsNewPointsCommitsSeriesAndWatchers_andForgetsGaugesWhenClosed()
       throws Exception {
-    MemoryHostProperties p = MemoryHostProperties.defaults()
-        .with(MemoryHostProperties.DATA_DIR, dir.toString())
-        .with(MemoryHostProperties.HOST, "m")
-        // nobody there: the registrar just retries
-        .with(MemoryHostProperties.NAMESERVER, "localhost:1");
+    MemoryHostProperties p =
+        MemoryHostProperties.defaults()
+            .with(MemoryHostProperties.DATA_DIR, dir.toString())
+            .with(MemoryHostProperties.HOST, "m")
+            // nobody there: the registrar just retries
+            .with(MemoryHostProperties.NAMESERVER, "localhost:1");
     String name = GrpcCleanupExtension.newName();
     double appended = value("netweather_memory_appended_measurements");
     double commits = value("netweather_memory_wal_commit_duration_seconds");
     double series = value("netweather_memory_series");
     double watches = value("netweather_memory_watch_streams");
     long t = System.currentTimeMillis() - 60_000;
-    AppendRequest req = AppendRequest.newBuilder()
-        .addBatches(points("cpu.availability:a", t, t + 1000, t + 1000))
-        .addBatches(points("memory.free:a", t))
-        .build();
+    AppendRequest req =
+        AppendRequest.newBuilder()
+            .addBatches(points("cpu.availability:a", t, t + 1000, t + 1000))
+            .addBatches(points("memory.free:a", t))
+            .build();
 
     try (MemoryHostServer m = MemoryHostServer.start(p, InProcessServerBuilder.forName(name))) {
       MemoryHostGrpc.MemoryHostBlockingStub stub =
           MemoryHostGrpc.newBlockingStub(grpc.channel(name));
       assertEquals(3, stub.append(req).getStored());
-      assertEquals(appended + 3, value("netweather_memory_appended_measurements"),
+      assertEquals(
+          appended + 3,
+          value("netweather_memory_appended_measurements"),
           "new points only, not the duplicate within the request");
       assertEquals(commits + 1, value("netweather_memory_wal_commit_duration_seconds"));
       assertEquals(series + 2, value("netweather_memory_series"));
 
       assertEquals(0, stub.append(req).getStored());
-      assertEquals(appended + 3, value("netweather_memory_appended_measurements"),
+      assertEquals(
+          appended + 3,
+          value("netweather_memory_appended_measurements"),
           "a retried append stores nothing");
-      assertEquals(commits + 1, value("netweather_memory_wal_commit_duration_seconds"),
+      assertEquals(
+          commits + 1,
+          value("netweather_memory_wal_commit_duration_seconds"),
           "nothing new, nothing written");
 
       Context.CancellableContext ctx = Context.current().withCancellation();
-      ctx.run(() -> MemoryHostGrpc.newStub(grpc.channel(name)).watch(
-          WatchRequest.newBuilder().addPatterns("*").setLiveOnly(true).build(), ignore()));
-      assertEquals(watches + 1,
+      ctx.run(
+          () ->
+              MemoryHostGrpc.newStub(grpc.channel(name))
+                  .watch(
+                      WatchRequest.newBuilder().addPatterns("*").setLiveOnly(true).build(),
+                      ignore()));
+      assertEquals(
+          watches + 1,
           MetricValues.await(watches + 1, () -> value("netweather_memory_watch_streams")));
       ctx.cancel(null);
-      assertEquals(watches,
-          MetricValues.await(watches, () -> value("netweather_memory_watch_streams")));
+      assertEquals(
+          watches, MetricValues.await(watches, () -> value("netweather_memory_watch_streams")));
     }
     assertEquals(series, value("netweather_memory_series"), "a stopped daemon reports nothing");
   }

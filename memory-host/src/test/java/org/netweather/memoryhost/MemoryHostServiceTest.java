@@ -79,8 +79,12 @@ class MemoryHostServiceTest {
   }
 
   private List<Double> values(String series, int last) {
-    return stub.fetch(FetchRequest.newBuilder().setSeries(series).setLast(last).build())
-        .getPointsList().stream().map(Measurement::getValue).collect(Collectors.toList());
+    return stub
+        .fetch(FetchRequest.newBuilder().setSeries(series).setLast(last).build())
+        .getPointsList()
+        .stream()
+        .map(Measurement::getValue)
+        .collect(Collectors.toList());
   }
 
   @Test
@@ -101,8 +105,11 @@ class MemoryHostServiceTest {
     for (int i = 0; i < 150; i++) {
       req.addBatches(points("tcp.latency:a->h" + i, new long[] {t(1), t(2)}, 1, 2));
     }
-    assertEquals(300, stub.withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS)
-        .append(req.build()).getStored());
+    assertEquals(
+        300,
+        stub.withDeadlineAfter(60, java.util.concurrent.TimeUnit.SECONDS)
+            .append(req.build())
+            .getStored());
     assertEquals(150, stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesCount());
   }
 
@@ -110,9 +117,17 @@ class MemoryHostServiceTest {
   void fetch_byRangeAndLast_returnsSortedPoints() {
     append(points("memory.free:alpha", new long[] {t(3), t(1), t(2), t(4)}, 3, 1, 2, 4));
     assertEquals(List.of(3.0, 4.0), values("memory.free:alpha", 2));
-    List<Double> range = stub.fetch(FetchRequest.newBuilder().setSeries("memory.free:alpha")
-        .setRange(TimeRange.newBuilder().setFromMs(t(2)).setToMs(t(3))).build())
-        .getPointsList().stream().map(Measurement::getValue).collect(Collectors.toList());
+    List<Double> range =
+        stub
+            .fetch(
+                FetchRequest.newBuilder()
+                    .setSeries("memory.free:alpha")
+                    .setRange(TimeRange.newBuilder().setFromMs(t(2)).setToMs(t(3)))
+                    .build())
+            .getPointsList()
+            .stream()
+            .map(Measurement::getValue)
+            .collect(Collectors.toList());
     assertEquals(List.of(2.0, 3.0), range);
   }
 
@@ -147,10 +162,14 @@ class MemoryHostServiceTest {
       vs[1 + i] = 10 * (i + 1);
     }
     append(points("user.x:a", ts, vs));
-    List<ConsolidatedPoint> rows = stub.fetchConsolidated(FetchConsolidatedRequest.newBuilder()
-        .setSeries("user.x:a").setResolution(Resolution.RESOLUTION_MINUTE)
-        .setRange(TimeRange.newBuilder().setFromMs(base).setToMs(base + 59_000)).build())
-        .getPointsList();
+    List<ConsolidatedPoint> rows =
+        stub.fetchConsolidated(
+                FetchConsolidatedRequest.newBuilder()
+                    .setSeries("user.x:a")
+                    .setResolution(Resolution.RESOLUTION_MINUTE)
+                    .setRange(TimeRange.newBuilder().setFromMs(base).setToMs(base + 59_000))
+                    .build())
+            .getPointsList();
     assertEquals(1, rows.size(), rows.toString());
     assertEquals(base, rows.get(0).getTimestampMs());
     assertEquals(40, rows.get(0).getAverage(), 1e-9);
@@ -160,10 +179,11 @@ class MemoryHostServiceTest {
 
   @Test
   void listSeries_summarisesAndFilters() {
-    append(points("cpu.availability:alpha", new long[] {t(1), t(2)}, 0.25, 0.75),
+    append(
+        points("cpu.availability:alpha", new long[] {t(1), t(2)}, 0.25, 0.75),
         points("tcp.bandwidth:alpha->beta", new long[] {t(1)}, 940));
-    List<SeriesSummary> all = stub.listSeries(ListSeriesRequest.getDefaultInstance())
-        .getSeriesList();
+    List<SeriesSummary> all =
+        stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesList();
     assertEquals(2, all.size());
     SeriesSummary cpu = all.get(0);
     assertEquals("cpu.availability:alpha", cpu.getSeries());
@@ -171,26 +191,33 @@ class MemoryHostServiceTest {
     assertEquals(2, cpu.getCount());
     assertEquals(0.75, cpu.getLastValue());
     assertEquals(t(2), cpu.getLastTimestampMs());
-    assertEquals(1, stub.listSeries(ListSeriesRequest.newBuilder().setPattern("tcp.*").build())
-        .getSeriesCount());
+    assertEquals(
+        1,
+        stub.listSeries(ListSeriesRequest.newBuilder().setPattern("tcp.*").build())
+            .getSeriesCount());
   }
 
   @Test
   void watch_sendsBacklogThenLiveAppends() throws Exception {
     append(points("tcp.latency:a->b", new long[] {t(1), t(2)}, 1, 2));
     LinkedBlockingQueue<WatchResponse> got = new LinkedBlockingQueue<>();
-    MemoryHostGrpc.newStub(channel).watch(WatchRequest.newBuilder().addPatterns("tcp.*:a->*")
-        .setSinceMs(t(1)).build(), collect(got));
-    append(points("tcp.latency:a->b", new long[] {t(3)}, 3),
+    MemoryHostGrpc.newStub(channel)
+        .watch(
+            WatchRequest.newBuilder().addPatterns("tcp.*:a->*").setSinceMs(t(1)).build(),
+            collect(got));
+    append(
+        points("tcp.latency:a->b", new long[] {t(3)}, 3),
         points("cpu.availability:a", new long[] {t(3)}, 0.5));
     List<Double> seen = new ArrayList<>();
     while (seen.size() < 2) {
       WatchResponse r = got.poll(10, TimeUnit.SECONDS);
       assertTrue(r != null, "watch delivered " + seen);
-      r.getBatchesList().forEach(b -> {
-        assertEquals("tcp.latency:a->b", b.getSeries());
-        b.getPointsList().forEach(p -> seen.add(p.getValue()));
-      });
+      r.getBatchesList()
+          .forEach(
+              b -> {
+                assertEquals("tcp.latency:a->b", b.getSeries());
+                b.getPointsList().forEach(p -> seen.add(p.getValue()));
+              });
     }
     assertEquals(List.of(2.0, 3.0), seen);
   }
@@ -237,51 +264,68 @@ class MemoryHostServiceTest {
     long now = clock.millis();
     assertInvalid("batches is empty", () -> stub.append(AppendRequest.getDefaultInstance()));
     assertInvalid("series name", () -> append(points("nocolon", new long[] {t(1)}, 1)));
-    assertInvalid("points is empty", () -> append(SeriesPoints.newBuilder()
-        .setSeries("user.x:a").build()));
-    assertInvalid("must be finite", () -> append(points("user.x:a", new long[] {t(1)},
-        Double.NaN)));
-    assertInvalid("must be finite", () -> append(points("user.x:a", new long[] {t(1)},
-        Double.POSITIVE_INFINITY)));
-    assertInvalid("must not be negative", () -> append(points("tcp.bandwidth:a->b",
-        new long[] {t(1)}, -5)));
-    assertInvalid("in the future", () -> append(points("user.x:a", new long[] {now + 120_000},
-        1)));
+    assertInvalid(
+        "points is empty", () -> append(SeriesPoints.newBuilder().setSeries("user.x:a").build()));
+    assertInvalid(
+        "must be finite", () -> append(points("user.x:a", new long[] {t(1)}, Double.NaN)));
+    assertInvalid(
+        "must be finite",
+        () -> append(points("user.x:a", new long[] {t(1)}, Double.POSITIVE_INFINITY)));
+    assertInvalid(
+        "must not be negative", () -> append(points("tcp.bandwidth:a->b", new long[] {t(1)}, -5)));
+    assertInvalid("in the future", () -> append(points("user.x:a", new long[] {now + 120_000}, 1)));
     assertInvalid("timestamp_ms", () -> append(points("user.x:a", new long[] {0}, 1)));
     long[] many = new long[10_001];
     for (int i = 0; i < many.length; i++) {
       many[i] = t(1) + i;
     }
-    assertInvalid("more than 10000", () -> append(points("user.x:a", many,
-        new double[many.length])));
+    assertInvalid(
+        "more than 10000", () -> append(points("user.x:a", many, new double[many.length])));
     // A good point beside a bad one is not stored either.
-    assertInvalid("batches[1]", () -> append(points("user.x:a", new long[] {t(1)}, 1),
-        points("user.x:b", new long[] {t(1)}, Double.NaN)));
+    assertInvalid(
+        "batches[1]",
+        () ->
+            append(
+                points("user.x:a", new long[] {t(1)}, 1),
+                points("user.x:b", new long[] {t(1)}, Double.NaN)));
     assertEquals(0, stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesCount());
 
-    assertInvalid("last", () -> stub.fetch(FetchRequest.newBuilder().setSeries("user.x:a")
-        .setLast(0).build()));
-    assertInvalid("selection", () -> stub.fetch(FetchRequest.newBuilder().setSeries("user.x:a")
-        .build()));
-    assertInvalid("from_ms", () -> stub.fetch(FetchRequest.newBuilder().setSeries("user.x:a")
-        .setRange(TimeRange.newBuilder().setFromMs(10).setToMs(5)).build()));
-    assertInvalid("resolution", () -> stub.fetchConsolidated(FetchConsolidatedRequest
-        .newBuilder().setSeries("user.x:a").build()));
-    assertInvalid("pattern", () -> stub.listSeries(ListSeriesRequest.newBuilder()
-        .setPattern("a b").build()));
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> values("user.x:unknown", 1));
+    assertInvalid(
+        "last",
+        () -> stub.fetch(FetchRequest.newBuilder().setSeries("user.x:a").setLast(0).build()));
+    assertInvalid(
+        "selection", () -> stub.fetch(FetchRequest.newBuilder().setSeries("user.x:a").build()));
+    assertInvalid(
+        "from_ms",
+        () ->
+            stub.fetch(
+                FetchRequest.newBuilder()
+                    .setSeries("user.x:a")
+                    .setRange(TimeRange.newBuilder().setFromMs(10).setToMs(5))
+                    .build()));
+    assertInvalid(
+        "resolution",
+        () ->
+            stub.fetchConsolidated(
+                FetchConsolidatedRequest.newBuilder().setSeries("user.x:a").build()));
+    assertInvalid(
+        "pattern", () -> stub.listSeries(ListSeriesRequest.newBuilder().setPattern("a b").build()));
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> values("user.x:unknown", 1));
     assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
-    StatusRuntimeException w = assertThrows(StatusRuntimeException.class,
-        () -> MemoryHostGrpc.newBlockingStub(channel).watch(WatchRequest.getDefaultInstance())
-            .hasNext());
+    StatusRuntimeException w =
+        assertThrows(
+            StatusRuntimeException.class,
+            () ->
+                MemoryHostGrpc.newBlockingStub(channel)
+                    .watch(WatchRequest.getDefaultInstance())
+                    .hasNext());
     assertEquals(Status.Code.INVALID_ARGUMENT, w.getStatus().getCode());
   }
 
   private static void assertInvalid(String fragment, Runnable call) {
     StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call::run);
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.toString());
-    assertTrue(e.getStatus().getDescription().contains(fragment),
-        e.getStatus().getDescription());
+    assertTrue(e.getStatus().getDescription().contains(fragment), e.getStatus().getDescription());
   }
 }

@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A resource NetWeather knows: its name, unit, whether it is measured per host or per pair,
- * and the range a measurement must fall in. Other resource names are accepted as user series
- * with no unit and any finite value.
+ * A resource NetWeather knows: its name, unit, whether it is measured per host or per pair, and the
+ * range a measurement must fall in. Other resource names are accepted as user series with no unit
+ * and any finite value.
  */
 public enum Resource {
   CPU_AVAILABILITY("cpu.availability", "fraction", Scope.HOST, 0.0, 1.0),
@@ -15,22 +15,26 @@ public enum Resource {
   TCP_LATENCY("tcp.latency", "ms", Scope.PAIR, 0.0, Double.MAX_VALUE),
   TCP_CONNECT("tcp.connect", "ms", Scope.PAIR, 0.0, Double.MAX_VALUE),
   // Interference rates come from a least-squares slope, so noise can make them slightly negative.
-  INTERFERENCE_SEND("interference.send", "fraction per MB/s", Scope.PAIR, -Double.MAX_VALUE,
-      Double.MAX_VALUE),
-  INTERFERENCE_RECV("interference.recv", "fraction per MB/s", Scope.PAIR, -Double.MAX_VALUE,
-      Double.MAX_VALUE);
+  INTERFERENCE_SEND(
+      "interference.send", "fraction per MB/s", Scope.PAIR, -Double.MAX_VALUE, Double.MAX_VALUE),
+  INTERFERENCE_RECV(
+      "interference.recv", "fraction per MB/s", Scope.PAIR, -Double.MAX_VALUE, Double.MAX_VALUE);
 
   /** Whether a resource is measured at one host or between an ordered pair. */
-  public enum Scope { HOST, PAIR }
+  public enum Scope {
+    HOST,
+    PAIR
+  }
 
-  private static final Map<String, Resource> BY_NAME = Map.of(
-      CPU_AVAILABILITY.id, CPU_AVAILABILITY,
-      MEMORY_FREE.id, MEMORY_FREE,
-      TCP_BANDWIDTH.id, TCP_BANDWIDTH,
-      TCP_LATENCY.id, TCP_LATENCY,
-      TCP_CONNECT.id, TCP_CONNECT,
-      INTERFERENCE_SEND.id, INTERFERENCE_SEND,
-      INTERFERENCE_RECV.id, INTERFERENCE_RECV);
+  private static final Map<String, Resource> BY_NAME =
+      Map.of(
+          CPU_AVAILABILITY.id, CPU_AVAILABILITY,
+          MEMORY_FREE.id, MEMORY_FREE,
+          TCP_BANDWIDTH.id, TCP_BANDWIDTH,
+          TCP_LATENCY.id, TCP_LATENCY,
+          TCP_CONNECT.id, TCP_CONNECT,
+          INTERFERENCE_SEND.id, INTERFERENCE_SEND,
+          INTERFERENCE_RECV.id, INTERFERENCE_RECV);
 
   private final String id;
   private final String unit;
@@ -71,8 +75,8 @@ public enum Resource {
   }
 
   /**
-   * Checks a value for this resource and returns null if it is acceptable, otherwise a short
-   * reason such as "must be in [0, 1]".
+   * Checks a value for this resource and returns null if it is acceptable, otherwise a short reason
+   * such as "must be in [0, 1]".
    */
   public String checkValue(double value) {
     if (!Double.isFinite(value)) {

@@ -106,7 +106,11 @@ public final class SeriesName implements Comparable<SeriesName> {
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (!isNameChar(c)) {
-        return what + " '" + name + "' has '" + c
+        return what
+            + " '"
+            + name
+            + "' has '"
+            + c
             + "' (only letters, digits, '.', '_' and '-' are allowed)";
       }
     }
@@ -114,8 +118,12 @@ public final class SeriesName implements Comparable<SeriesName> {
   }
 
   static boolean isNameChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || c == '.' || c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '.'
+        || c == '_'
+        || c == '-';
   }
 
   public String resource() {

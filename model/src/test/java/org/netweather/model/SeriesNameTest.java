@@ -55,8 +55,8 @@ class SeriesNameTest {
     assertEquals("must be in [0, 1]", SeriesName.parse("cpu.availability:a").checkValue(1.5));
     assertEquals("must not be negative", SeriesName.parse("tcp.bandwidth:a->b").checkValue(-1));
     assertEquals("must be finite", SeriesName.parse("memory.free:a").checkValue(Double.NaN));
-    assertEquals("must be finite",
-        SeriesName.parse("user.x:a").checkValue(Double.POSITIVE_INFINITY));
+    assertEquals(
+        "must be finite", SeriesName.parse("user.x:a").checkValue(Double.POSITIVE_INFINITY));
     assertNull(SeriesName.parse("interference.send:a->b").checkValue(-0.01));
   }
 

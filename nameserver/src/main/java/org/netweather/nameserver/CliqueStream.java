@@ -9,10 +9,10 @@ import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.WatchCliquesResponse;
 
 /**
- * One WatchCliques stream: sends each clique set as gRPC flow control allows, holds at most
- * {@code maxQueued} that the caller has not taken yet, and ends the stream with
- * RESOURCE_EXHAUSTED past that, rather than buffering without bound for a caller that does not
- * read. Never blocks the nameserver, which hands it updates under its lock.
+ * One WatchCliques stream: sends each clique set as gRPC flow control allows, holds at most {@code
+ * maxQueued} that the caller has not taken yet, and ends the stream with RESOURCE_EXHAUSTED past
+ * that, rather than buffering without bound for a caller that does not read. Never blocks the
+ * nameserver, which hands it updates under its lock.
  */
 final class CliqueStream implements Consumer<List<Clique>> {
   private final ServerCallStreamObserver<WatchCliquesResponse> out;
@@ -30,8 +30,8 @@ final class CliqueStream implements Consumer<List<Clique>> {
   }
 
   /**
-   * What to undo once the stream is over, whichever way it ends; runs once, at once if the
-   * stream is over already.
+   * What to undo once the stream is over, whichever way it ends; runs once, at once if the stream
+   * is over already.
    */
   void onEnd(Runnable release) {
     synchronized (this) {
@@ -60,8 +60,11 @@ final class CliqueStream implements Consumer<List<Clique>> {
       if (tooSlow) {
         ended = true;
         queue.clear();
-        out.onError(Status.RESOURCE_EXHAUSTED.withDescription(maxQueued
-            + " clique updates are waiting for this watcher; watch again").asRuntimeException());
+        out.onError(
+            Status.RESOURCE_EXHAUSTED
+                .withDescription(
+                    maxQueued + " clique updates are waiting for this watcher; watch again")
+                .asRuntimeException());
       } else {
         queue.add(r);
       }

@@ -8,20 +8,19 @@ import java.util.regex.Pattern;
 import org.netweather.model.SeriesPattern;
 
 /**
- * An LDAP-style search filter over a registration's attributes, in the spirit of the original
- * NWS nameserver (Wolski, Spring, Hayes, FGCS 15(5), 1999): prefix {@code &} (and), {@code |} (or),
- * {@code !}
- * (not), parentheses for nesting, and comparisons {@code attr=value} (with {@code *} wildcards),
- * {@code attr~=value} (the same, ignoring case), {@code attr>=v}, {@code attr<=v},
- * {@code attr>v} and {@code attr<v}. Comparisons are numeric when both sides are numbers and
- * by string otherwise. A missing attribute matches no comparison.
+ * An LDAP-style search filter over a registration's attributes, in the spirit of the original NWS
+ * nameserver (Wolski, Spring, Hayes, FGCS 15(5), 1999): prefix {@code &} (and), {@code |} (or),
+ * {@code !} (not), parentheses for nesting, and comparisons {@code attr=value} (with {@code *}
+ * wildcards), {@code attr~=value} (the same, ignoring case), {@code attr>=v}, {@code attr<=v},
+ * {@code attr>v} and {@code attr<v}. Comparisons are numeric when both sides are numbers and by
+ * string otherwise. A missing attribute matches no comparison.
  *
  * <pre>
  *   (&amp;(kind=sensor)(|(cluster=a)(cluster=b))(!(host=test*))(cores&gt;=4))
  * </pre>
  *
- * A bare comparison without parentheses ({@code kind=memory}) is accepted at the top level, and
- * an empty filter matches everything.
+ * A bare comparison without parentheses ({@code kind=memory}) is accepted at the top level, and an
+ * empty filter matches everything.
  */
 public abstract class Filter {
   private Filter() {}
@@ -160,14 +159,19 @@ public abstract class Filter {
     }
 
     IllegalArgumentException error(String what) {
-      return new IllegalArgumentException("filter '" + s + "': " + what + " at character "
-          + (pos + 1));
+      return new IllegalArgumentException(
+          "filter '" + s + "': " + what + " at character " + (pos + 1));
     }
   }
 
   // Longer symbols first, so ">=" is not read as ">".
   private enum Op {
-    APPROX("~="), GE(">="), LE("<="), EQ("="), GT(">"), LT("<");
+    APPROX("~="),
+    GE(">="),
+    LE("<="),
+    EQ("="),
+    GT(">"),
+    LT("<");
 
     final String symbol;
 
@@ -189,8 +193,8 @@ public abstract class Filter {
       boolean wild = value.replace("\\*", "").indexOf('*') >= 0;
       if ((op == Op.EQ || op == Op.APPROX) && (wild || op == Op.APPROX)) {
         // Escaped stars are literal: split on unescaped ones only.
-        String regex = SeriesPattern.globToRegex(value.replace("\\*", "\u0000"))
-            .replace("\u0000", "*");
+        String regex =
+            SeriesPattern.globToRegex(value.replace("\\*", "\u0000")).replace("\u0000", "*");
         this.glob = Pattern.compile(regex, op == Op.APPROX ? Pattern.CASE_INSENSITIVE : 0);
       } else {
         this.glob = null;
@@ -209,7 +213,9 @@ public abstract class Filter {
           return glob != null ? glob.matcher(actual).matches() : actual.equals(literal);
         default:
           int c = compare(actual, literal);
-          return (op == Op.GE && c >= 0) || (op == Op.LE && c <= 0) || (op == Op.GT && c > 0)
+          return (op == Op.GE && c >= 0)
+              || (op == Op.LE && c <= 0)
+              || (op == Op.GT && c > 0)
               || (op == Op.LT && c < 0);
       }
     }

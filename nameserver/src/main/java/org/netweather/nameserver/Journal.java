@@ -17,13 +17,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The nameserver's durable state: a snapshot ({@code snapshot.records}, a {@link RecordFile}
  * replaced whole) plus a journal of changes since ({@code journal-NNN.log}, a {@link RecordLog}),
- * one {@link JournalEntry} per record. A change is forced to disk before the caller is answered,
- * so a kill -9 loses nothing acknowledged; a torn record at the end of the journal (a crash
- * mid-write, never acknowledged) is cut off on load.
+ * one {@link JournalEntry} per record. A change is forced to disk before the caller is answered, so
+ * a kill -9 loses nothing acknowledged; a torn record at the end of the journal (a crash mid-write,
+ * never acknowledged) is cut off on load.
  *
  * <p>Lease renewals are not journaled (see {@link Nameserver}), so the journal grows only with
- * changes to the state, and the owner compacts it once it outweighs the snapshot
- * ({@link #journalBytes} against {@link #snapshotBytes}).
+ * changes to the state, and the owner compacts it once it outweighs the snapshot ({@link
+ * #journalBytes} against {@link #snapshotBytes}).
  *
  * <p>Compaction rolls the journal to a new segment, replaces the snapshot with the whole state,
  * then drops the journal segments before it.
@@ -32,6 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Journal implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Journal.class);
+
   /** Length and checksum in front of every record, in the log and in the snapshot. */
   private static final int FRAME_OVERHEAD = 8;
 
@@ -52,8 +53,10 @@ final class Journal implements AutoCloseable {
   List<JournalEntry> load() throws IOException {
     for (String old : List.of("nameserver.snapshot", "nameserver.journal")) {
       if (Files.exists(dir.resolve(old))) {
-        log.warn("ignoring {}: state in the format before the record log; daemons register "
-            + "again on their next heartbeat, cliques must be defined again", dir.resolve(old));
+        log.warn(
+            "ignoring {}: state in the format before the record log; daemons register "
+                + "again on their next heartbeat, cliques must be defined again",
+            dir.resolve(old));
       }
     }
     List<JournalEntry> entries = new ArrayList<>();
@@ -61,8 +64,8 @@ final class Journal implements AutoCloseable {
       entries.add(decode(r));
       snapshotBytes += FRAME_OVERHEAD + r.length;
     }
-    journal = RecordLog.open(dir,
-        RecordLog.Options.named("journal-").withSync(SyncPolicy.EXPLICIT));
+    journal =
+        RecordLog.open(dir, RecordLog.Options.named("journal-").withSync(SyncPolicy.EXPLICIT));
     RecordReader r = journal.read(journal.firstNumber());
     while (r.next()) {
       byte[] payload = r.bytes();

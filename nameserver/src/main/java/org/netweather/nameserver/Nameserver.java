@@ -30,47 +30,51 @@ import org.netweather.nameserver.JournalEntry.Unregistered;
 
 /**
  * The nameserver's state and rules: registrations with leases, attribute search, the series
- * directory and clique definitions, kept durable by a {@link Journal}. Bad input raises
- * {@link IllegalArgumentException} with a message naming the field, and changes nothing.
+ * directory and clique definitions, kept durable by a {@link Journal}. Bad input raises {@link
+ * IllegalArgumentException} with a message naming the field, and changes nothing.
  *
- * <p>The directory keeps a series on its memory-host while that host's lease is live, and
- * gives series without a live memory-host to the live one holding the fewest series.
+ * <p>The directory keeps a series on its memory-host while that host's lease is live, and gives
+ * series without a live memory-host to the live one holding the fewest series.
  *
  * <p>Leases. A heartbeat only moves an expiry in memory: it writes nothing, forces nothing and
- * allocates nothing beyond its messages, because at thousands of sensors heartbeats are nearly
- * all the nameserver's work and a renewal is worth nothing after a restart anyway. On opening,
- * every lease held is granted one full TTL from then (or its recorded expiry, if later), so
- * daemons have time to heartbeat again before anything moves; the price is that a daemon that
- * died shortly before the nameserver stopped stays listed for one more TTL. Registrations,
- * unregistrations, assignments and cliques are journaled and forced before they are answered.
+ * allocates nothing beyond its messages, because at thousands of sensors heartbeats are nearly all
+ * the nameserver's work and a renewal is worth nothing after a restart anyway. On opening, every
+ * lease held is granted one full TTL from then (or its recorded expiry, if later), so daemons have
+ * time to heartbeat again before anything moves; the price is that a daemon that died shortly
+ * before the nameserver stopped stays listed for one more TTL. Registrations, unregistrations,
+ * assignments and cliques are journaled and forced before they are answered.
  *
- * <p>Compaction. The journal is folded into a new snapshot once it outweighs
- * {@link #COMPACT_FACTOR} times the snapshot (and at least {@code compactMinBytes}), so the
- * files on disk follow the live state, not its history: a register/unregister churn costs at
- * most a few snapshots' worth.
+ * <p>Compaction. The journal is folded into a new snapshot once it outweighs {@link
+ * #COMPACT_FACTOR} times the snapshot (and at least {@code compactMinBytes}), so the files on disk
+ * follow the live state, not its history: a register/unregister churn costs at most a few
+ * snapshots' worth.
  *
- * <p>Clique watches. {@link #watchCliques} hands a host's cliques to a sink at once and after
- * every change to them, under this object's lock, so a sink sees the changes in order; sinks
- * must not block.
+ * <p>Clique watches. {@link #watchCliques} hands a host's cliques to a sink at once and after every
+ * change to them, under this object's lock, so a sink sees the changes in order; sinks must not
+ * block.
  *
- * <p>Thread-safety: every public method is synchronized; the state is small and the journal
- * write is the only slow step.
+ * <p>Thread-safety: every public method is synchronized; the state is small and the journal write
+ * is the only slow step.
  */
 public final class Nameserver implements AutoCloseable {
   public static final String MEMORY_KIND = "memory";
   static final long MIN_TTL_SECONDS = 1;
   static final long MAX_TTL_SECONDS = 86_400;
   static final int MAX_SERIES_PER_CALL = 10_000;
+
   /** The journal is compacted once it weighs this many times the snapshot... */
   static final int COMPACT_FACTOR = 2;
+
   /** ...and at least this much, so a small state is not rewritten after every few changes. */
   static final long DEFAULT_COMPACT_MIN_BYTES = 4L << 20;
 
   private final Clock clock;
   private final Journal journal;
   private final long compactMinBytes;
+
   /** By name, sorted for paged search. */
   private final TreeMap<String, Lease> byName = new TreeMap<>();
+
   private final Map<String, Lease> byLease = new HashMap<>();
   private final TreeMap<String, Assigned> assignments = new TreeMap<>();
   private final Map<String, Integer> seriesCount = new HashMap<>();
@@ -81,8 +85,10 @@ public final class Nameserver implements AutoCloseable {
   private static final class Lease {
     final String leaseId;
     final long ttlMs;
+
     /** As registered; its expires_ms is brought up to date when it is handed out. */
     private Registration registration;
+
     long expiresMs;
 
     Lease(String leaseId, long ttlMs, Registration registration) {
@@ -250,8 +256,14 @@ public final class Nameserver implements AutoCloseable {
   public synchronized Registered register(Registration r, long ttlSeconds) {
     RegistrationRules.check(r);
     if (ttlSeconds < MIN_TTL_SECONDS || ttlSeconds > MAX_TTL_SECONDS) {
-      throw new IllegalArgumentException("ttl_seconds " + ttlSeconds + " is outside ["
-          + MIN_TTL_SECONDS + ", " + MAX_TTL_SECONDS + "]");
+      throw new IllegalArgumentException(
+          "ttl_seconds "
+              + ttlSeconds
+              + " is outside ["
+              + MIN_TTL_SECONDS
+              + ", "
+              + MAX_TTL_SECONDS
+              + "]");
     }
     long now = clock.millis();
     long ttlMs = ttlSeconds * 1000;
@@ -292,8 +304,7 @@ public final class Nameserver implements AutoCloseable {
   public synchronized Optional<Registration> lookup(String name) {
     RegistrationRules.checkName(name);
     Lease l = byName.get(name);
-    return l != null && l.liveAt(clock.millis()) ? Optional.of(l.registration())
-        : Optional.empty();
+    return l != null && l.liveAt(clock.millis()) ? Optional.of(l.registration()) : Optional.empty();
   }
 
   /** Live registrations matching {@code filter}, sorted by name. */
@@ -304,7 +315,10 @@ public final class Nameserver implements AutoCloseable {
   /** One page of {@link #search(Filter)}, after {@code pageToken} (empty: the first page). */
   public synchronized Page<Registration> search(Filter filter, String pageToken, int pageSize) {
     long now = clock.millis();
-    return Page.of(byName, pageToken, pageSize,
+    return Page.of(
+        byName,
+        pageToken,
+        pageSize,
         l -> l.liveAt(now) && filter.matches(RegistrationRules.searchable(l.stale())),
         Lease::registration);
   }
@@ -319,8 +333,8 @@ public final class Nameserver implements AutoCloseable {
       throw new IllegalArgumentException("series is empty");
     }
     if (series.size() > MAX_SERIES_PER_CALL) {
-      throw new IllegalArgumentException("series has " + series.size() + " names; at most "
-          + MAX_SERIES_PER_CALL + " per call");
+      throw new IllegalArgumentException(
+          "series has " + series.size() + " names; at most " + MAX_SERIES_PER_CALL + " per call");
     }
     for (String s : series) {
       SeriesName.parse(s);
@@ -389,16 +403,16 @@ public final class Nameserver implements AutoCloseable {
   }
 
   /** One page of {@link #directory(String)}, after {@code pageToken} (empty: the first). */
-  public synchronized Page<SeriesAssignment> directory(String pattern, String pageToken,
-      int pageSize) {
+  public synchronized Page<SeriesAssignment> directory(
+      String pattern, String pageToken, int pageSize) {
     SeriesPattern p = pattern == null || pattern.isEmpty() ? null : SeriesPattern.parse(pattern);
-    return Page.of(assignments, pageToken, pageSize, a -> p == null || p.matches(a.series()),
-        this::toProto);
+    return Page.of(
+        assignments, pageToken, pageSize, a -> p == null || p.matches(a.series()), this::toProto);
   }
 
   /**
-   * Drops the directory entries matching {@code pattern} and, unless {@code memoryHost} is
-   * empty, assigned to it.
+   * Drops the directory entries matching {@code pattern} and, unless {@code memoryHost} is empty,
+   * assigned to it.
    *
    * @return how many were dropped
    */
@@ -457,8 +471,8 @@ public final class Nameserver implements AutoCloseable {
   public synchronized Page<Clique> cliques(String host, String pageToken, int pageSize) {
     checkHost(host);
     boolean all = host == null || host.isEmpty();
-    return Page.of(cliques, pageToken, pageSize,
-        c -> all || c.getMembersList().contains(host), c -> c);
+    return Page.of(
+        cliques, pageToken, pageSize, c -> all || c.getMembersList().contains(host), c -> c);
   }
 
   private static void checkHost(String host) {
@@ -472,8 +486,8 @@ public final class Nameserver implements AutoCloseable {
 
   /**
    * Gives {@code sink} the cliques including {@code host} now, and again after every change to
-   * them, until the returned handle is closed. The sink runs under this object's lock and must
-   * not block.
+   * them, until the returned handle is closed. The sink runs under this object's lock and must not
+   * block.
    */
   public synchronized AutoCloseable watchCliques(String host, Consumer<List<Clique>> sink) {
     if (host == null || host.isEmpty()) {

@@ -10,22 +10,24 @@ import org.netweather.runtime.metrics.LiveGauge;
  *   netweather_nameserver_directory_series{daemon}     series assigned to a memory-host
  * </pre>
  *
- * <p>Registered once per process (tests run several daemons in one JVM). Leases expire by
- * time, not by an event, so there is no counter of expiries: a falling gauge shows them.
+ * <p>Registered once per process (tests run several daemons in one JVM). Leases expire by time, not
+ * by an event, so there is no counter of expiries: a falling gauge shows them.
  */
 final class NameserverMetrics {
-  private static final LiveGauge LIVE_REGISTRATIONS = LiveGauge.standard(
-      "netweather_nameserver_live_registrations",
-      "Registrations whose lease has not expired");
-  private static final LiveGauge DIRECTORY_SERIES = LiveGauge.standard(
-      "netweather_nameserver_directory_series",
-      "Series the directory has assigned to a memory-host");
+  private static final LiveGauge LIVE_REGISTRATIONS =
+      LiveGauge.standard(
+          "netweather_nameserver_live_registrations", "Registrations whose lease has not expired");
+  private static final LiveGauge DIRECTORY_SERIES =
+      LiveGauge.standard(
+          "netweather_nameserver_directory_series",
+          "Series the directory has assigned to a memory-host");
 
   private NameserverMetrics() {}
 
   /** Reports {@code ns}'s registrations and directory under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, Nameserver ns) {
-    return LiveGauge.all(LIVE_REGISTRATIONS.add(daemon, ns::liveRegistrations),
+    return LiveGauge.all(
+        LIVE_REGISTRATIONS.add(daemon, ns::liveRegistrations),
         DIRECTORY_SERIES.add(daemon, ns::directorySize));
   }
 }

@@ -10,26 +10,47 @@ import org.netweather.runtime.config.Setting;
  * nameserver}) declared once below, and an immutable, checked snapshot of their values.
  */
 public final class NameserverProperties {
-  public static final Setting<Integer> PORT = DaemonSettings.port(DaemonSettings.NAMESERVER_PORT,
-      "gRPC port; 0 picks a free one. The original NWS nameserver used 8090.");
+  public static final Setting<Integer> PORT =
+      DaemonSettings.port(
+          DaemonSettings.NAMESERVER_PORT,
+          "gRPC port; 0 picks a free one. The original NWS nameserver used 8090.");
   public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8099);
-  public static final Setting<String> DATA_DIR = Setting.text("dataDir", "nws-data/nameserver",
-      "Where the snapshot and journal live.").label("DIR");
-  public static final Setting<String> HOST = Setting.text("host", "",
-      "Host name written into the nameserver's own registration; empty means this machine's.");
+  public static final Setting<String> DATA_DIR =
+      Setting.text("dataDir", "nws-data/nameserver", "Where the snapshot and journal live.")
+          .label("DIR");
+  public static final Setting<String> HOST =
+      Setting.text(
+          "host",
+          "",
+          "Host name written into the nameserver's own registration; empty means this machine's.");
 
-  public static final Setting<Integer> MAX_WATCHES = Setting.integer("maxWatches", 20_000,
-      "Clique watches (WatchCliques streams) open at once, in all: about one per sensor.")
-      .atLeast(1);
-  public static final Setting<Integer> MAX_WATCHES_PER_CALLER = Setting.integer(
-      "maxWatchesPerCaller", 256, "Clique watches one client connection may hold open.")
-      .atLeast(1);
-  public static final Setting<Integer> WATCH_QUEUE = Setting.integer("watchQueue", 16,
-      "Clique updates held for a watcher that does not read before its stream is ended.")
-      .atLeast(1);
+  public static final Setting<Integer> MAX_WATCHES =
+      Setting.integer(
+              "maxWatches",
+              20_000,
+              "Clique watches (WatchCliques streams) open at once, in all: about one per sensor.")
+          .atLeast(1);
+  public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
+      Setting.integer(
+              "maxWatchesPerCaller", 256, "Clique watches one client connection may hold open.")
+          .atLeast(1);
+  public static final Setting<Integer> WATCH_QUEUE =
+      Setting.integer(
+              "watchQueue",
+              16,
+              "Clique updates held for a watcher that does not read before its stream is ended.")
+          .atLeast(1);
 
-  public static final ConfigSchema SCHEMA = ConfigSchema.of("nameserver", PORT, METRICS_PORT,
-      DATA_DIR, HOST, MAX_WATCHES, MAX_WATCHES_PER_CALLER, WATCH_QUEUE);
+  public static final ConfigSchema SCHEMA =
+      ConfigSchema.of(
+          "nameserver",
+          PORT,
+          METRICS_PORT,
+          DATA_DIR,
+          HOST,
+          MAX_WATCHES,
+          MAX_WATCHES_PER_CALLER,
+          WATCH_QUEUE);
 
   public final int port;
   public final int metricsPort;

@@ -11,8 +11,8 @@ import org.netweather.api.v1.Registration;
 import org.netweather.runtime.Daemon;
 
 /**
- * The nameserver daemon: opens its state, serves it over gRPC and registers itself (with a
- * lease it renews on its own, since it is its own registry).
+ * The nameserver daemon: opens its state, serves it over gRPC and registers itself (with a lease it
+ * renews on its own, since it is its own registry).
  *
  * <pre>{@code
  * try (NameserverServer ns = NameserverServer.start(props, ServerBuilder.forPort(props.port))) {
@@ -32,20 +32,26 @@ public final class NameserverServer implements AutoCloseable {
 
   public static NameserverServer start(NameserverProperties props, ServerBuilder<?> builder)
       throws IOException {
-    return Daemon.start("nameserver", builder, daemon -> {
-      Nameserver ns = daemon.own(Nameserver.open(Path.of(props.dataDir), Clock.systemUTC()));
-      // Closed before the state: a scrape never reads a closed one.
-      daemon.own(NameserverMetrics.gauges(daemon.name(), ns));
-      ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
-      daemon.serve(List.of(new NameserverService(ns, props)));
-      String host = Daemon.host(props.host);
-      Registration self = daemon.registration("nameserver", host, host).build();
-      ns.register(self, SELF_TTL_SECONDS);
-      // The nameserver is its own registry: it renews its record itself, well within the TTL.
-      renew.scheduleWithFixedDelay(() -> ns.register(self, SELF_TTL_SECONDS),
-          SELF_TTL_SECONDS / 3, SELF_TTL_SECONDS / 3, TimeUnit.SECONDS);
-      return new NameserverServer(ns, daemon);
-    });
+    return Daemon.start(
+        "nameserver",
+        builder,
+        daemon -> {
+          Nameserver ns = daemon.own(Nameserver.open(Path.of(props.dataDir), Clock.systemUTC()));
+          // Closed before the state: a scrape never reads a closed one.
+          daemon.own(NameserverMetrics.gauges(daemon.name(), ns));
+          ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
+          daemon.serve(List.of(new NameserverService(ns, props)));
+          String host = Daemon.host(props.host);
+          Registration self = daemon.registration("nameserver", host, host).build();
+          ns.register(self, SELF_TTL_SECONDS);
+          // The nameserver is its own registry: it renews its record itself, well within the TTL.
+          renew.scheduleWithFixedDelay(
+              () -> ns.register(self, SELF_TTL_SECONDS),
+              SELF_TTL_SECONDS / 3,
+              SELF_TTL_SECONDS / 3,
+              TimeUnit.SECONDS);
+          return new NameserverServer(ns, daemon);
+        });
   }
 
   public int getPort() {

@@ -43,8 +43,8 @@ import org.netweather.nameserver.JournalEntry.Registered;
 import org.netweather.runtime.Statuses;
 
 /**
- * The {@code netweather.v1.Nameserver} gRPC service over a {@link Nameserver}. Clique watches
- * are bounded by {@link WatchLimits}, a caller being one client connection.
+ * The {@code netweather.v1.Nameserver} gRPC service over a {@link Nameserver}. Clique watches are
+ * bounded by {@link WatchLimits}, a caller being one client connection.
  */
 public final class NameserverService implements NameserverGrpc.AsyncService, BindableService {
   /** The remote address of the call's connection, set by {@link #bindService()}. */
@@ -67,29 +67,36 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
 
   @Override
   public ServerServiceDefinition bindService() {
-    return ServerInterceptors.intercept(NameserverGrpc.bindService(this), new ServerInterceptor() {
-      @Override
-      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-          ServerCallHandler<Q, R> next) {
-        Context ctx = Context.current().withValue(CALLER,
-            String.valueOf(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR)));
-        return Contexts.interceptCall(ctx, call, headers, next);
-      }
-    });
+    return ServerInterceptors.intercept(
+        NameserverGrpc.bindService(this),
+        new ServerInterceptor() {
+          @Override
+          public <Q, R> ServerCall.Listener<Q> interceptCall(
+              ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            Context ctx =
+                Context.current()
+                    .withValue(
+                        CALLER,
+                        String.valueOf(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR)));
+            return Contexts.interceptCall(ctx, call, headers, next);
+          }
+        });
   }
 
   @Override
   public void register(RegisterRequest req, StreamObserver<RegisterResponse> out) {
-    Statuses.respond(out, () -> {
-      if (!req.hasRegistration()) {
-        throw new IllegalArgumentException("registration is missing");
-      }
-      Registered r = ns.register(req.getRegistration(), req.getTtlSeconds());
-      return RegisterResponse.newBuilder()
-          .setLeaseId(r.leaseId())
-          .setExpiresMs(r.registration().getExpiresMs())
-          .build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          if (!req.hasRegistration()) {
+            throw new IllegalArgumentException("registration is missing");
+          }
+          Registered r = ns.register(req.getRegistration(), req.getTtlSeconds());
+          return RegisterResponse.newBuilder()
+              .setLeaseId(r.leaseId())
+              .setExpiresMs(r.registration().getExpiresMs())
+              .build();
+        });
   }
 
   @Override
@@ -103,8 +110,9 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
       return;
     }
     if (expires == 0) {
-      out.onError(Statuses.notFound(
-          "lease '" + req.getLeaseId() + "' is unknown or expired; register again"));
+      out.onError(
+          Statuses.notFound(
+              "lease '" + req.getLeaseId() + "' is unknown or expired; register again"));
       return;
     }
     out.onNext(HeartbeatResponse.newBuilder().setExpiresMs(expires).build());
@@ -113,54 +121,72 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
 
   @Override
   public void unregister(UnregisterRequest req, StreamObserver<UnregisterResponse> out) {
-    Statuses.respond(out,
+    Statuses.respond(
+        out,
         () -> UnregisterResponse.newBuilder().setRemoved(ns.unregister(req.getName())).build());
   }
 
   @Override
   public void lookup(LookupRequest req, StreamObserver<Registration> out) {
-    Statuses.respond(out, () -> ns.lookup(req.getName()).orElseThrow(
-        () -> Statuses.notFound("no live registration named '" + req.getName() + "'")));
+    Statuses.respond(
+        out,
+        () ->
+            ns.lookup(req.getName())
+                .orElseThrow(
+                    () -> Statuses.notFound("no live registration named '" + req.getName() + "'")));
   }
 
   @Override
   public void search(SearchRequest req, StreamObserver<SearchResponse> out) {
-    Statuses.respond(out, () -> {
-      Page<Registration> p = ns.search(Filter.parse(req.getFilter()), req.getPageToken(),
-          req.getPageSize());
-      return SearchResponse.newBuilder().addAllRegistrations(p.items())
-          .setNextPageToken(p.nextToken()).build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          Page<Registration> p =
+              ns.search(Filter.parse(req.getFilter()), req.getPageToken(), req.getPageSize());
+          return SearchResponse.newBuilder()
+              .addAllRegistrations(p.items())
+              .setNextPageToken(p.nextToken())
+              .build();
+        });
   }
 
   @Override
   public void assignSeries(AssignSeriesRequest req, StreamObserver<AssignSeriesResponse> out) {
-    Statuses.respond(out, () -> {
-      try {
-        return AssignSeriesResponse.newBuilder()
-            .addAllAssignments(ns.assign(req.getSeriesList()))
-            .build();
-      } catch (IllegalStateException e) {
-        throw Statuses.unavailable(e.getMessage());
-      }
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          try {
+            return AssignSeriesResponse.newBuilder()
+                .addAllAssignments(ns.assign(req.getSeriesList()))
+                .build();
+          } catch (IllegalStateException e) {
+            throw Statuses.unavailable(e.getMessage());
+          }
+        });
   }
 
   @Override
   public void listSeries(ListDirectoryRequest req, StreamObserver<ListDirectoryResponse> out) {
-    Statuses.respond(out, () -> {
-      Page<SeriesAssignment> p = ns.directory(req.getPattern(), req.getPageToken(),
-          req.getPageSize());
-      return ListDirectoryResponse.newBuilder().addAllAssignments(p.items())
-          .setNextPageToken(p.nextToken()).build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          Page<SeriesAssignment> p =
+              ns.directory(req.getPattern(), req.getPageToken(), req.getPageSize());
+          return ListDirectoryResponse.newBuilder()
+              .addAllAssignments(p.items())
+              .setNextPageToken(p.nextToken())
+              .build();
+        });
   }
 
   @Override
   public void forgetSeries(ForgetSeriesRequest req, StreamObserver<ForgetSeriesResponse> out) {
-    Statuses.respond(out, () -> ForgetSeriesResponse.newBuilder()
-        .setForgotten(ns.forget(req.getPattern(), req.getMemoryHost()))
-        .build());
+    Statuses.respond(
+        out,
+        () ->
+            ForgetSeriesResponse.newBuilder()
+                .setForgotten(ns.forget(req.getPattern(), req.getMemoryHost()))
+                .build());
   }
 
   @Override
@@ -170,18 +196,22 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
 
   @Override
   public void deleteClique(DeleteCliqueRequest req, StreamObserver<DeleteCliqueResponse> out) {
-    Statuses.respond(out, () -> DeleteCliqueResponse.newBuilder()
-        .setRemoved(ns.deleteClique(req.getName()))
-        .build());
+    Statuses.respond(
+        out,
+        () -> DeleteCliqueResponse.newBuilder().setRemoved(ns.deleteClique(req.getName())).build());
   }
 
   @Override
   public void listCliques(ListCliquesRequest req, StreamObserver<ListCliquesResponse> out) {
-    Statuses.respond(out, () -> {
-      Page<Clique> p = ns.cliques(req.getHost(), req.getPageToken(), req.getPageSize());
-      return ListCliquesResponse.newBuilder().addAllCliques(p.items())
-          .setNextPageToken(p.nextToken()).build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          Page<Clique> p = ns.cliques(req.getHost(), req.getPageToken(), req.getPageSize());
+          return ListCliquesResponse.newBuilder()
+              .addAllCliques(p.items())
+              .setNextPageToken(p.nextToken())
+              .build();
+        });
   }
 
   @Override
@@ -189,12 +219,14 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
     String caller = CALLER.get() == null ? "unknown" : CALLER.get();
     String refused = watchLimits.acquire(caller);
     if (refused != null) {
-      out.onError(Status.RESOURCE_EXHAUSTED.withDescription(refused + "; poll ListCliques "
-          + "instead, or watch again later").asRuntimeException());
+      out.onError(
+          Status.RESOURCE_EXHAUSTED
+              .withDescription(refused + "; poll ListCliques " + "instead, or watch again later")
+              .asRuntimeException());
       return;
     }
-    CliqueStream stream = new CliqueStream(
-        (ServerCallStreamObserver<WatchCliquesResponse>) out, watchQueue);
+    CliqueStream stream =
+        new CliqueStream((ServerCallStreamObserver<WatchCliquesResponse>) out, watchQueue);
     AutoCloseable watch;
     try {
       watch = ns.watchCliques(req.getHost(), stream);
@@ -203,14 +235,15 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
       out.onError(Statuses.toStatus(e));
       return;
     }
-    stream.onEnd(() -> {
-      watchLimits.release(caller);
-      try {
-        watch.close();
-      } catch (Exception e) {
-        throw new IllegalStateException(e); // the handle only unlinks the sink
-      }
-    });
+    stream.onEnd(
+        () -> {
+          watchLimits.release(caller);
+          try {
+            watch.close();
+          } catch (Exception e) {
+            throw new IllegalStateException(e); // the handle only unlinks the sink
+          }
+        });
   }
 
   /** Clique watches open now. */

@@ -11,10 +11,10 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * One page of a listing in key order, and how pages are cut: at most {@code size} items and
- * about {@link #MAX_BYTES} of encoded items (always at least one), so a page always fits in one
- * gRPC message whatever the items weigh. The token names the last key given, so a listing that
- * changes between pages neither repeats nor skips an entry that stayed.
+ * One page of a listing in key order, and how pages are cut: at most {@code size} items and about
+ * {@link #MAX_BYTES} of encoded items (always at least one), so a page always fits in one gRPC
+ * message whatever the items weigh. The token names the last key given, so a listing that changes
+ * between pages neither repeats nor skips an entry that stayed.
  *
  * @param items the page's items
  * @param nextToken where the next page starts; empty when this page is the last
@@ -22,6 +22,7 @@ import java.util.function.Predicate;
 record Page<T>(List<T> items, String nextToken) {
   static final int DEFAULT_SIZE = 1_000;
   static final int MAX_SIZE = 10_000;
+
   /** Well below gRPC's 4 MiB default message limit, leaving room for one large item more. */
   static final int MAX_BYTES = 1 << 20;
 
@@ -31,13 +32,17 @@ record Page<T>(List<T> items, String nextToken) {
   }
 
   /**
-   * Cuts the page of {@code map} after {@code token}: the entries that pass {@code keep},
-   * converted by {@code toItem}.
+   * Cuts the page of {@code map} after {@code token}: the entries that pass {@code keep}, converted
+   * by {@code toItem}.
    *
    * @throws IllegalArgumentException if the token is not one {@link #nextToken} made
    */
-  static <V, T extends MessageLite> Page<T> of(NavigableMap<String, V> map, String token,
-      int requestedSize, Predicate<V> keep, Function<V, T> toItem) {
+  static <V, T extends MessageLite> Page<T> of(
+      NavigableMap<String, V> map,
+      String token,
+      int requestedSize,
+      Predicate<V> keep,
+      Function<V, T> toItem) {
     int size = size(requestedSize);
     Map<String, V> rest = token == null || token.isEmpty() ? map : map.tailMap(after(token), false);
     List<T> items = new ArrayList<>(Math.min(size, 64));
@@ -63,7 +68,8 @@ record Page<T>(List<T> items, String nextToken) {
   }
 
   private static String encode(String lastKey) {
-    return Base64.getUrlEncoder().withoutPadding()
+    return Base64.getUrlEncoder()
+        .withoutPadding()
         .encodeToString(lastKey.getBytes(StandardCharsets.UTF_8));
   }
 

@@ -20,28 +20,34 @@ final class RegistrationRules {
     checkName(r.getName());
     String kind = r.getKind();
     if (kind.isEmpty() || !kind.matches("[a-z0-9-]+")) {
-      throw new IllegalArgumentException("registration.kind '" + kind
-          + "' must be a word of lower-case letters, digits and '-'");
+      throw new IllegalArgumentException(
+          "registration.kind '" + kind + "' must be a word of lower-case letters, digits and '-'");
     }
     String address = r.getAddress();
     int colon = address.lastIndexOf(':');
-    if (colon <= 0 || !address.substring(colon + 1).matches("[0-9]{1,5}")
+    if (colon <= 0
+        || !address.substring(colon + 1).matches("[0-9]{1,5}")
         || Integer.parseInt(address.substring(colon + 1)) > 65535) {
-      throw new IllegalArgumentException("registration.address '" + address
-          + "' is not host:port");
+      throw new IllegalArgumentException("registration.address '" + address + "' is not host:port");
     }
     if (r.getAttributesCount() > MAX_ATTRIBUTES) {
-      throw new IllegalArgumentException("registration.attributes has more than "
-          + MAX_ATTRIBUTES + " entries");
+      throw new IllegalArgumentException(
+          "registration.attributes has more than " + MAX_ATTRIBUTES + " entries");
     }
     for (Map.Entry<String, String> e : r.getAttributesMap().entrySet()) {
       if (!e.getKey().matches("[A-Za-z0-9._-]+")) {
-        throw new IllegalArgumentException("registration.attributes key '" + e.getKey()
-            + "' must use letters, digits, '.', '_' and '-'");
+        throw new IllegalArgumentException(
+            "registration.attributes key '"
+                + e.getKey()
+                + "' must use letters, digits, '.', '_' and '-'");
       }
       if (e.getValue().length() > MAX_VALUE) {
-        throw new IllegalArgumentException("registration.attributes['" + e.getKey()
-            + "'] is longer than " + MAX_VALUE + " characters");
+        throw new IllegalArgumentException(
+            "registration.attributes['"
+                + e.getKey()
+                + "'] is longer than "
+                + MAX_VALUE
+                + " characters");
       }
     }
   }
@@ -51,8 +57,12 @@ final class RegistrationRules {
       throw new IllegalArgumentException("name is empty");
     }
     if (name.length() > MAX_NAME || !name.matches("[A-Za-z0-9._@:-]+")) {
-      throw new IllegalArgumentException("name '" + name + "' must be at most " + MAX_NAME
-          + " letters, digits, '.', '_', '-', '@' or ':'");
+      throw new IllegalArgumentException(
+          "name '"
+              + name
+              + "' must be at most "
+              + MAX_NAME
+              + " letters, digits, '.', '_', '-', '@' or ':'");
     }
   }
 
@@ -72,8 +82,8 @@ final class RegistrationRules {
       }
     }
     if (c.getPeriodSeconds() < 1 || c.getPeriodSeconds() > 86_400) {
-      throw new IllegalArgumentException("clique.period_seconds " + c.getPeriodSeconds()
-          + " is outside [1, 86400]");
+      throw new IllegalArgumentException(
+          "clique.period_seconds " + c.getPeriodSeconds() + " is outside [1, 86400]");
     }
   }
 

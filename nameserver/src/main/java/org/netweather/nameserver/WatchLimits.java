@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * How many watches may be open: in all, and per caller (one client connection), so a caller
- * that leaks streams cannot starve the others and the server's memory stays bounded.
+ * How many watches may be open: in all, and per caller (one client connection), so a caller that
+ * leaks streams cannot starve the others and the server's memory stays bounded.
  *
  * <p>Thread-safe.
  */
@@ -30,7 +30,9 @@ final class WatchLimits {
     }
     int mine = perCaller.getOrDefault(caller, 0);
     if (mine >= maxPerCaller) {
-      return "this connection has " + mine + " watches open, the limit per caller "
+      return "this connection has "
+          + mine
+          + " watches open, the limit per caller "
           + "(maxWatchesPerCaller)";
     }
     perCaller.put(caller, mine + 1);

@@ -65,7 +65,7 @@ class FilterTest {
   private static void assertMessage(String filter, String fragment) {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Filter.parse(filter));
-    assertTrue(e.getMessage().contains(fragment) && e.getMessage().contains("character"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains(fragment) && e.getMessage().contains("character"), e.getMessage());
   }
 }

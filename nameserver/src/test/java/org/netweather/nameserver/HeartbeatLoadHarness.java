@@ -29,8 +29,8 @@ import org.netweather.api.v1.WatchCliquesRequest;
 import org.netweather.api.v1.WatchCliquesResponse;
 
 /**
- * The nameserver's cost at N sensors: a nameserver in a process of its own on a loopback port;
- * N registrations as sensors make them, one WatchCliques stream each (16-host cliques), then
+ * The nameserver's cost at N sensors: a nameserver in a process of its own on a loopback port; N
+ * registrations as sensors make them, one WatchCliques stream each (16-host cliques), then
  * heartbeats at TTL/3 as the Registrar sends them, spread evenly. Prints heartbeats/s and the
  * nameserver process's CPU (utime + stime from /proc) as a fraction of one core.
  *
@@ -52,12 +52,18 @@ class HeartbeatLoadHarness {
     int sensors = Integer.getInteger("nws.load.sensors", 10_000);
     int ttl = Integer.getInteger("nws.load.ttl", 60);
     int seconds = Integer.getInteger("nws.load.seconds", 60);
-    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-        LoopbackNameserver.class.getName(), dir.resolve("ns").toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-        StandardCharsets.UTF_8));
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LoopbackNameserver.class.getName(),
+                dir.resolve("ns").toString())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
     String line;
     do {
       line = out.readLine();
@@ -71,11 +77,20 @@ class HeartbeatLoadHarness {
       String[] leases = new String[sensors];
       for (int i = 0; i < sensors; i++) {
         String host = String.format("h%05d", i);
-        leases[i] = NameserverGrpc.newBlockingStub(channels.get(i % CHANNELS))
-            .register(RegisterRequest.newBuilder().setTtlSeconds(ttl).setRegistration(
-                Registration.newBuilder().setName("sensor@" + host).setKind("sensor")
-                    .setAddress(host + ":8060").putAttributes("host", host)
-                    .putAttributes("probe", host + ":8061")).build()).getLeaseId();
+        leases[i] =
+            NameserverGrpc.newBlockingStub(channels.get(i % CHANNELS))
+                .register(
+                    RegisterRequest.newBuilder()
+                        .setTtlSeconds(ttl)
+                        .setRegistration(
+                            Registration.newBuilder()
+                                .setName("sensor@" + host)
+                                .setKind("sensor")
+                                .setAddress(host + ":8060")
+                                .putAttributes("host", host)
+                                .putAttributes("probe", host + ":8061"))
+                        .build())
+                .getLeaseId();
       }
       var admin = NameserverGrpc.newBlockingStub(channels.get(0));
       for (int c = 0; c < sensors / 16; c++) {
@@ -87,20 +102,21 @@ class HeartbeatLoadHarness {
       }
       AtomicLong cliqueUpdates = new AtomicLong();
       for (int i = 0; i < sensors; i++) {
-        NameserverGrpc.newStub(channels.get(i % CHANNELS)).watchCliques(
-            WatchCliquesRequest.newBuilder().setHost(String.format("h%05d", i)).build(),
-            new StreamObserver<WatchCliquesResponse>() {
-              @Override
-              public void onNext(WatchCliquesResponse r) {
-                cliqueUpdates.incrementAndGet();
-              }
+        NameserverGrpc.newStub(channels.get(i % CHANNELS))
+            .watchCliques(
+                WatchCliquesRequest.newBuilder().setHost(String.format("h%05d", i)).build(),
+                new StreamObserver<WatchCliquesResponse>() {
+                  @Override
+                  public void onNext(WatchCliquesResponse r) {
+                    cliqueUpdates.incrementAndGet();
+                  }
 
-              @Override
-              public void onError(Throwable t) {}
+                  @Override
+                  public void onError(Throwable t) {}
 
-              @Override
-              public void onCompleted() {}
-            });
+                  @Override
+                  public void onCompleted() {}
+                });
       }
       while (cliqueUpdates.get() < sensors) {
         Thread.sleep(50);
@@ -114,48 +130,58 @@ class HeartbeatLoadHarness {
           stub.heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leases[i]).build());
         } catch (io.grpc.StatusRuntimeException e) {
           String host = String.format("h%05d", i);
-          leases[i] = stub.register(RegisterRequest.newBuilder().setTtlSeconds(ttl)
-              .setRegistration(Registration.newBuilder().setName("sensor@" + host)
-                  .setKind("sensor").setAddress(host + ":8060").putAttributes("host", host)
-                  .putAttributes("probe", host + ":8061")).build()).getLeaseId();
+          leases[i] =
+              stub.register(
+                      RegisterRequest.newBuilder()
+                          .setTtlSeconds(ttl)
+                          .setRegistration(
+                              Registration.newBuilder()
+                                  .setName("sensor@" + host)
+                                  .setKind("sensor")
+                                  .setAddress(host + ":8060")
+                                  .putAttributes("host", host)
+                                  .putAttributes("probe", host + ":8061"))
+                          .build())
+                  .getLeaseId();
           lapsed++;
         }
       }
       long idleStart = cpuTicks(child.pid());
       int idleSeconds = 10;
       Thread.sleep(idleSeconds * 1000L);
-      double idle = (cpuTicks(child.pid()) - idleStart) / (double) CLOCK_TICKS_PER_SECOND
-          / idleSeconds;
+      double idle =
+          (cpuTicks(child.pid()) - idleStart) / (double) CLOCK_TICKS_PER_SECOND / idleSeconds;
 
       double rate = sensors / (ttl / 3.0);
       AtomicLong ok = new AtomicLong();
       AtomicLong failed = new AtomicLong();
       Semaphore inFlight = new Semaphore(2_000);
-      StreamObserver<HeartbeatResponse> count = new StreamObserver<>() {
-        @Override
-        public void onNext(HeartbeatResponse r) {
-          ok.incrementAndGet();
-        }
+      StreamObserver<HeartbeatResponse> count =
+          new StreamObserver<>() {
+            @Override
+            public void onNext(HeartbeatResponse r) {
+              ok.incrementAndGet();
+            }
 
-        @Override
-        public void onError(Throwable t) {
-          failed.incrementAndGet();
-          inFlight.release();
-        }
+            @Override
+            public void onError(Throwable t) {
+              failed.incrementAndGet();
+              inFlight.release();
+            }
 
-        @Override
-        public void onCompleted() {
-          inFlight.release();
-        }
-      };
-      List<NameserverGrpc.NameserverStub> stubs = channels.stream()
-          .map(NameserverGrpc::newStub).toList();
+            @Override
+            public void onCompleted() {
+              inFlight.release();
+            }
+          };
+      List<NameserverGrpc.NameserverStub> stubs =
+          channels.stream().map(NameserverGrpc::newStub).toList();
       int warmup = Integer.getInteger("nws.load.warmup", 20);
       long start = System.nanoTime();
       long cpuStart = 0;
       long okStart = 0;
       long sent = 0;
-      for (;;) {
+      for (; ; ) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         if (cpuStart == 0 && elapsed >= warmup) {
           cpuStart = cpuTicks(child.pid());
@@ -168,22 +194,26 @@ class HeartbeatLoadHarness {
         for (; sent < due; sent++) {
           int i = (int) (sent % sensors);
           inFlight.acquire();
-          stubs.get(i % CHANNELS).heartbeat(
-              HeartbeatRequest.newBuilder().setLeaseId(leases[i]).build(), count);
+          stubs
+              .get(i % CHANNELS)
+              .heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leases[i]).build(), count);
         }
         Thread.sleep(5);
       }
       long cpu = cpuTicks(child.pid()) - cpuStart;
       long beats = ok.get() - okStart;
       double cpuFraction = cpu / (double) CLOCK_TICKS_PER_SECOND / seconds;
-      System.out.printf("nameserver: %d sensors, ttl %d s (heartbeat every %.1f s), "
-          + "%d clique watches open, %d leases registered again after setup%n", sensors, ttl,
-          ttl / 3.0, sensors, lapsed);
+      System.out.printf(
+          "nameserver: %d sensors, ttl %d s (heartbeat every %.1f s), "
+              + "%d clique watches open, %d leases registered again after setup%n",
+          sensors, ttl, ttl / 3.0, sensors, lapsed);
       System.out.printf("  idle (watches open, no heartbeats): %.3f core%n", idle);
-      System.out.printf("  heartbeats/s %.0f (target %.0f), failed %d%n", beats / (double) seconds,
-          rate, failed.get());
-      System.out.printf("  nameserver CPU %.3f core (%.1f us per heartbeat)%n", cpuFraction,
-          cpuFraction * 1e6 / (beats / (double) seconds));
+      System.out.printf(
+          "  heartbeats/s %.0f (target %.0f), failed %d%n",
+          beats / (double) seconds, rate, failed.get());
+      System.out.printf(
+          "  nameserver CPU %.3f core (%.1f us per heartbeat)%n",
+          cpuFraction, cpuFraction * 1e6 / (beats / (double) seconds));
       assertEquals(0, failed.get());
     } finally {
       for (ManagedChannel c : channels) {

@@ -19,15 +19,20 @@ class JournalTest {
 
   private List<String> journalSegments() throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("journal-"))
-          .sorted().toList();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith("journal-"))
+          .sorted()
+          .toList();
     }
   }
 
   @Test
   void load_afterAppendsWithoutCompaction_replaysThemInOrder() throws IOException {
-    List<JournalEntry> changes = List.of(new Assigned("cpu:a", "memory@m1", 5),
-        new Renewed("lease-1", 99), new Unregistered("sensor@a"));
+    List<JournalEntry> changes =
+        List.of(
+            new Assigned("cpu:a", "memory@m1", 5),
+            new Renewed("lease-1", 99),
+            new Unregistered("sensor@a"));
     try (Journal j = new Journal(dir)) {
       assertEquals(List.of(), j.load());
       j.append(changes.subList(0, 2), true);
@@ -53,8 +58,8 @@ class JournalTest {
     }
 
     try (Journal j = new Journal(dir)) {
-      assertEquals(List.of(new Assigned("cpu:a", "memory@m1", 5), new Renewed("lease-1", 99)),
-          j.load());
+      assertEquals(
+          List.of(new Assigned("cpu:a", "memory@m1", 5), new Renewed("lease-1", 99)), j.load());
     }
   }
 

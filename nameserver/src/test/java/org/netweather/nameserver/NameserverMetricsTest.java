@@ -27,22 +27,27 @@ class NameserverMetricsTest {
   }
 
   private static RegisterRequest register(String name, String kind, long ttlSeconds) {
-    return RegisterRequest.newBuilder().setTtlSeconds(ttlSeconds).setRegistration(
-        Registration.newBuilder().setName(name).setKind(kind).setAddress(name + ":1")).build();
+    return RegisterRequest.newBuilder()
+        .setTtlSeconds(ttlSeconds)
+        .setRegistration(
+            Registration.newBuilder().setName(name).setKind(kind).setAddress(name + ":1"))
+        .build();
   }
 
   @Test
-  void daemon_reportsLiveRegistrationsAndDirectory_andForgetsThemWhenClosed()
-      throws Exception {
-    NameserverProperties p = NameserverProperties.defaults()
-        .with(NameserverProperties.DATA_DIR, dir.toString())
-        .with(NameserverProperties.HOST, "n");
+  void daemon_reportsLiveRegistrationsAndDirectory_andForgetsThemWhenClosed() throws Exception {
+    NameserverProperties p =
+        NameserverProperties.defaults()
+            .with(NameserverProperties.DATA_DIR, dir.toString())
+            .with(NameserverProperties.HOST, "n");
     String name = GrpcCleanupExtension.newName();
     double live = value("netweather_nameserver_live_registrations");
     double series = value("netweather_nameserver_directory_series");
 
     try (NameserverServer ns = NameserverServer.start(p, InProcessServerBuilder.forName(name))) {
-      assertEquals(live + 1, value("netweather_nameserver_live_registrations"),
+      assertEquals(
+          live + 1,
+          value("netweather_nameserver_live_registrations"),
           "the nameserver registers itself");
       NameserverGrpc.NameserverBlockingStub stub =
           NameserverGrpc.newBlockingStub(grpc.channel(name));
@@ -50,15 +55,20 @@ class NameserverMetricsTest {
       // Long enough that it is surely live when counted next, short enough to watch it lapse.
       stub.register(register("sensor-a", "sensor", 4));
       assertEquals(live + 3, value("netweather_nameserver_live_registrations"));
-      stub.assignSeries(AssignSeriesRequest.newBuilder()
-          .addAllSeries(List.of("cpu.availability:a", "memory.free:a")).build());
+      stub.assignSeries(
+          AssignSeriesRequest.newBuilder()
+              .addAllSeries(List.of("cpu.availability:a", "memory.free:a"))
+              .build());
       assertEquals(series + 2, value("netweather_nameserver_directory_series"));
 
-      assertEquals(live + 2, MetricValues.await(live + 2,
-          () -> value("netweather_nameserver_live_registrations")),
+      assertEquals(
+          live + 2,
+          MetricValues.await(live + 2, () -> value("netweather_nameserver_live_registrations")),
           "an expired lease is no longer counted");
     }
-    assertEquals(live, value("netweather_nameserver_live_registrations"),
+    assertEquals(
+        live,
+        value("netweather_nameserver_live_registrations"),
         "a stopped daemon reports nothing");
     assertEquals(series, value("netweather_nameserver_directory_series"));
   }

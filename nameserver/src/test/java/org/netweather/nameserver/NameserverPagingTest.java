@@ -51,8 +51,8 @@ class NameserverPagingTest {
   }
 
   private static Registration reg(String name, String kind, int attributes, int valueBytes) {
-    Registration.Builder b = Registration.newBuilder().setName(name).setKind(kind)
-        .setAddress("localhost:1");
+    Registration.Builder b =
+        Registration.newBuilder().setName(name).setKind(kind).setAddress("localhost:1");
     for (int i = 0; i < attributes; i++) {
       b.putAttributes("a" + i, "v".repeat(valueBytes));
     }
@@ -63,8 +63,13 @@ class NameserverPagingTest {
     List<String> names = new ArrayList<>();
     String token = "";
     do {
-      SearchResponse r = stub.search(SearchRequest.newBuilder().setFilter(filter)
-          .setPageSize(pageSize).setPageToken(token).build());
+      SearchResponse r =
+          stub.search(
+              SearchRequest.newBuilder()
+                  .setFilter(filter)
+                  .setPageSize(pageSize)
+                  .setPageToken(token)
+                  .build());
       r.getRegistrationsList().forEach(x -> names.add(x.getName()));
       pageSizes.add(r.getRegistrationsCount());
       token = r.getNextPageToken();
@@ -113,8 +118,12 @@ class NameserverPagingTest {
     SearchResponse first = stub.search(SearchRequest.newBuilder().setPageSize(2).build());
     ns.register(reg("b", "sensor", 0, 0), 60); // before the token: not seen now
     ns.register(reg("d", "sensor", 0, 0), 60); // after it: seen
-    SearchResponse second = stub.search(SearchRequest.newBuilder().setPageSize(2)
-        .setPageToken(first.getNextPageToken()).build());
+    SearchResponse second =
+        stub.search(
+            SearchRequest.newBuilder()
+                .setPageSize(2)
+                .setPageToken(first.getNextPageToken())
+                .build());
     List<String> names = new ArrayList<>();
     first.getRegistrationsList().forEach(r -> names.add(r.getName()));
     second.getRegistrationsList().forEach(r -> names.add(r.getName()));
@@ -125,8 +134,10 @@ class NameserverPagingTest {
   void pageSize_isCappedAtTheMaximum_andABadTokenIsInvalidArgument() {
     assertEquals(Page.MAX_SIZE, Page.size(1_000_000));
     assertEquals(Page.DEFAULT_SIZE, Page.size(0));
-    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-        () -> stub.search(SearchRequest.newBuilder().setPageToken("%%%").build()));
+    StatusRuntimeException e =
+        assertThrows(
+            StatusRuntimeException.class,
+            () -> stub.search(SearchRequest.newBuilder().setPageToken("%%%").build()));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
     assertTrue(e.getStatus().getDescription().contains("page_token"));
   }
@@ -145,26 +156,46 @@ class NameserverPagingTest {
     assertEquals(30, listSeries("cpu.*", 8));
 
     String m1 = ns.directory("cpu.availability:h0").get(0).getMemoryHost();
-    long onM1 = ns.directory("cpu.*").stream().filter(a -> a.getMemoryHost().equals(m1))
-        .count();
-    assertEquals(onM1, stub.forgetSeries(ForgetSeriesRequest.newBuilder().setPattern("cpu.*")
-        .setMemoryHost(m1).build()).getForgotten());
+    long onM1 = ns.directory("cpu.*").stream().filter(a -> a.getMemoryHost().equals(m1)).count();
+    assertEquals(
+        onM1,
+        stub.forgetSeries(
+                ForgetSeriesRequest.newBuilder().setPattern("cpu.*").setMemoryHost(m1).build())
+            .getForgotten());
     assertEquals(30 - onM1, listSeries("cpu.*", 8));
-    assertEquals(30 - onM1, stub.forgetSeries(ForgetSeriesRequest.newBuilder()
-        .setPattern("cpu.*").build()).getForgotten());
+    assertEquals(
+        30 - onM1,
+        stub.forgetSeries(ForgetSeriesRequest.newBuilder().setPattern("cpu.*").build())
+            .getForgotten());
     assertEquals(30, listSeries("", 8));
-    assertEquals(Status.Code.INVALID_ARGUMENT, assertThrows(StatusRuntimeException.class,
-        () -> stub.forgetSeries(ForgetSeriesRequest.getDefaultInstance())).getStatus()
-        .getCode());
+    assertEquals(
+        Status.Code.INVALID_ARGUMENT,
+        assertThrows(
+                StatusRuntimeException.class,
+                () -> stub.forgetSeries(ForgetSeriesRequest.getDefaultInstance()))
+            .getStatus()
+            .getCode());
 
     for (int i = 0; i < 5; i++) {
-      stub.putClique(PutCliqueRequest.newBuilder().setClique(Clique.newBuilder()
-          .setName("c" + i).addMembers("a").addMembers("h" + i).setPeriodSeconds(60)).build());
+      stub.putClique(
+          PutCliqueRequest.newBuilder()
+              .setClique(
+                  Clique.newBuilder()
+                      .setName("c" + i)
+                      .addMembers("a")
+                      .addMembers("h" + i)
+                      .setPeriodSeconds(60))
+              .build());
     }
-    ListCliquesResponse p1 = stub.listCliques(ListCliquesRequest.newBuilder().setHost("a")
-        .setPageSize(3).build());
-    ListCliquesResponse p2 = stub.listCliques(ListCliquesRequest.newBuilder().setHost("a")
-        .setPageSize(3).setPageToken(p1.getNextPageToken()).build());
+    ListCliquesResponse p1 =
+        stub.listCliques(ListCliquesRequest.newBuilder().setHost("a").setPageSize(3).build());
+    ListCliquesResponse p2 =
+        stub.listCliques(
+            ListCliquesRequest.newBuilder()
+                .setHost("a")
+                .setPageSize(3)
+                .setPageToken(p1.getNextPageToken())
+                .build());
     assertEquals(3, p1.getCliquesCount());
     assertEquals(2, p2.getCliquesCount());
     assertEquals("", p2.getNextPageToken());
@@ -174,8 +205,13 @@ class NameserverPagingTest {
     int n = 0;
     String token = "";
     do {
-      ListDirectoryResponse r = stub.listSeries(ListDirectoryRequest.newBuilder()
-          .setPattern(pattern).setPageSize(pageSize).setPageToken(token).build());
+      ListDirectoryResponse r =
+          stub.listSeries(
+              ListDirectoryRequest.newBuilder()
+                  .setPattern(pattern)
+                  .setPageSize(pageSize)
+                  .setPageToken(token)
+                  .build());
       assertTrue(r.getAssignmentsCount() <= pageSize);
       n += r.getAssignmentsCount();
       token = r.getNextPageToken();

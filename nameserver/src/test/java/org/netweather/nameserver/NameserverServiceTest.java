@@ -57,13 +57,17 @@ class NameserverServiceTest {
   }
 
   private static Registration reg(String name, String kind, Map<String, String> attrs) {
-    return Registration.newBuilder().setName(name).setKind(kind).setAddress("localhost:1")
-        .putAllAttributes(attrs).build();
+    return Registration.newBuilder()
+        .setName(name)
+        .setKind(kind)
+        .setAddress("localhost:1")
+        .putAllAttributes(attrs)
+        .build();
   }
 
   private RegisterResponse register(Registration r, long ttl) {
-    return stub.register(RegisterRequest.newBuilder().setRegistration(r).setTtlSeconds(ttl)
-        .build());
+    return stub.register(
+        RegisterRequest.newBuilder().setRegistration(r).setTtlSeconds(ttl).build());
   }
 
   @Test
@@ -79,26 +83,27 @@ class NameserverServiceTest {
   void lease_expiresWithoutHeartbeat_andHeartbeatExtendsIt() {
     RegisterResponse r = register(reg("a", "sensor", Map.of()), 10);
     clock.advance(Duration.ofSeconds(8));
-    long expires = stub.heartbeat(HeartbeatRequest.newBuilder().setLeaseId(r.getLeaseId())
-        .build()).getExpiresMs();
+    long expires =
+        stub.heartbeat(HeartbeatRequest.newBuilder().setLeaseId(r.getLeaseId()).build())
+            .getExpiresMs();
     assertEquals(clock.millis() + 10_000, expires);
     clock.advance(Duration.ofSeconds(8));
     stub.lookup(LookupRequest.newBuilder().setName("a").build());
     clock.advance(Duration.ofSeconds(3));
-    assertCode(Status.Code.NOT_FOUND,
-        () -> stub.lookup(LookupRequest.newBuilder().setName("a").build()));
-    assertCode(Status.Code.NOT_FOUND, () -> stub.heartbeat(
-        HeartbeatRequest.newBuilder().setLeaseId(r.getLeaseId()).build()));
+    assertCode(
+        Status.Code.NOT_FOUND, () -> stub.lookup(LookupRequest.newBuilder().setName("a").build()));
+    assertCode(
+        Status.Code.NOT_FOUND,
+        () -> stub.heartbeat(HeartbeatRequest.newBuilder().setLeaseId(r.getLeaseId()).build()));
   }
 
   @Test
   void unregister_removesAtOnce_andAbsentNameSucceeds() {
     register(reg("a", "sensor", Map.of()), 10);
     assertTrue(stub.unregister(UnregisterRequest.newBuilder().setName("a").build()).getRemoved());
-    assertFalse(stub.unregister(UnregisterRequest.newBuilder().setName("a").build())
-        .getRemoved());
-    assertCode(Status.Code.NOT_FOUND,
-        () -> stub.lookup(LookupRequest.newBuilder().setName("a").build()));
+    assertFalse(stub.unregister(UnregisterRequest.newBuilder().setName("a").build()).getRemoved());
+    assertCode(
+        Status.Code.NOT_FOUND, () -> stub.lookup(LookupRequest.newBuilder().setName("a").build()));
   }
 
   @Test
@@ -108,22 +113,25 @@ class NameserverServiceTest {
     register(reg("memory@alpha", "memory", Map.of("cluster", "a")), 30);
     assertEquals(List.of("memory@alpha", "sensor@alpha"), names("(cluster=a)"));
     assertEquals(List.of("sensor@alpha"), names("(&(kind=sensor)(cores>=4))"));
-    assertEquals(List.of("memory@alpha", "sensor@beta"),
-        names("(|(kind=memory)(name=*beta))"));
+    assertEquals(List.of("memory@alpha", "sensor@beta"), names("(|(kind=memory)(name=*beta))"));
     assertEquals(3, names("").size());
   }
 
   private List<String> names(String filter) {
-    return stub.search(SearchRequest.newBuilder().setFilter(filter).build())
-        .getRegistrationsList().stream().map(Registration::getName).collect(Collectors.toList());
+    return stub
+        .search(SearchRequest.newBuilder().setFilter(filter).build())
+        .getRegistrationsList()
+        .stream()
+        .map(Registration::getName)
+        .collect(Collectors.toList());
   }
 
   @Test
   void assignSeries_spreadsOverMemoryHosts_andIsStable() {
     register(reg("memory@m1", "memory", Map.of()), 30);
     register(reg("memory@m2", "memory", Map.of()), 30);
-    List<String> series = List.of("cpu.availability:a", "cpu.availability:b",
-        "memory.free:a", "memory.free:b");
+    List<String> series =
+        List.of("cpu.availability:a", "cpu.availability:b", "memory.free:a", "memory.free:b");
     Map<String, String> first = assign(series);
     assertEquals(2, first.values().stream().filter("memory@m1"::equals).count());
     assertEquals(2, first.values().stream().filter("memory@m2"::equals).count());
@@ -144,16 +152,19 @@ class NameserverServiceTest {
     assertEquals("memory@m1", assign(List.of("cpu.availability:a")).get("cpu.availability:a"));
     clock.advance(Duration.ofSeconds(11));
     assertEquals("memory@m2", assign(List.of("cpu.availability:a")).get("cpu.availability:a"));
-    List<SeriesAssignment> dir = stub.listSeries(ListDirectoryRequest.newBuilder()
-        .setPattern("cpu.*").build()).getAssignmentsList();
+    List<SeriesAssignment> dir =
+        stub.listSeries(ListDirectoryRequest.newBuilder().setPattern("cpu.*").build())
+            .getAssignmentsList();
     assertEquals(1, dir.size());
     assertEquals("localhost:1", dir.get(0).getAddress());
   }
 
   private Map<String, String> assign(List<String> series) {
-    return stub.assignSeries(AssignSeriesRequest.newBuilder().addAllSeries(series).build())
-        .getAssignmentsList().stream().collect(Collectors.toMap(SeriesAssignment::getSeries,
-            SeriesAssignment::getMemoryHost));
+    return stub
+        .assignSeries(AssignSeriesRequest.newBuilder().addAllSeries(series).build())
+        .getAssignmentsList()
+        .stream()
+        .collect(Collectors.toMap(SeriesAssignment::getSeries, SeriesAssignment::getMemoryHost));
   }
 
   @Test
@@ -181,18 +192,23 @@ class NameserverServiceTest {
   void cliques_putListDelete() {
     stub.putClique(PutCliqueRequest.newBuilder().setClique(clique("c1", "a", "b")).build());
     stub.putClique(PutCliqueRequest.newBuilder().setClique(clique("c2", "b", "c")).build());
-    assertEquals(2, stub.listCliques(ListCliquesRequest.newBuilder().setHost("b").build())
-        .getCliquesCount());
-    assertEquals(1, stub.listCliques(ListCliquesRequest.newBuilder().setHost("a").build())
-        .getCliquesCount());
-    assertTrue(stub.deleteClique(DeleteCliqueRequest.newBuilder().setName("c1").build())
-        .getRemoved());
+    assertEquals(
+        2,
+        stub.listCliques(ListCliquesRequest.newBuilder().setHost("b").build()).getCliquesCount());
+    assertEquals(
+        1,
+        stub.listCliques(ListCliquesRequest.newBuilder().setHost("a").build()).getCliquesCount());
+    assertTrue(
+        stub.deleteClique(DeleteCliqueRequest.newBuilder().setName("c1").build()).getRemoved());
     assertEquals(1, stub.listCliques(ListCliquesRequest.getDefaultInstance()).getCliquesCount());
   }
 
   private static Clique clique(String name, String... members) {
-    return Clique.newBuilder().setName(name).addAllMembers(List.of(members))
-        .setPeriodSeconds(60).build();
+    return Clique.newBuilder()
+        .setName(name)
+        .addAllMembers(List.of(members))
+        .setPeriodSeconds(60)
+        .build();
   }
 
   @Test
@@ -201,23 +217,33 @@ class NameserverServiceTest {
     assertInvalid("ttl_seconds", () -> register(reg("a", "sensor", Map.of()), 10_000_000));
     assertInvalid("name", () -> register(reg("a b", "sensor", Map.of()), 10));
     assertInvalid("kind", () -> register(reg("a", "Sensor!", Map.of()), 10));
-    assertInvalid("address", () -> register(
-        reg("a", "sensor", Map.of()).toBuilder().setAddress("nohost").build(), 10));
+    assertInvalid(
+        "address",
+        () -> register(reg("a", "sensor", Map.of()).toBuilder().setAddress("nohost").build(), 10));
     assertInvalid("attributes", () -> register(reg("a", "sensor", Map.of("b a d", "x")), 10));
     assertInvalid("registration", () -> stub.register(RegisterRequest.getDefaultInstance()));
     assertInvalid("lease_id", () -> stub.heartbeat(HeartbeatRequest.getDefaultInstance()));
-    assertInvalid("filter", () -> stub.search(SearchRequest.newBuilder()
-        .setFilter("(&(kind=x)").build()));
+    assertInvalid(
+        "filter", () -> stub.search(SearchRequest.newBuilder().setFilter("(&(kind=x)").build()));
     assertInvalid("series name", () -> assign(List.of("no-colon")));
     assertInvalid("series", () -> stub.assignSeries(AssignSeriesRequest.getDefaultInstance()));
-    assertInvalid("pattern", () -> stub.listSeries(ListDirectoryRequest.newBuilder()
-        .setPattern("a b").build()));
-    assertInvalid("clique.members", () -> stub.putClique(PutCliqueRequest.newBuilder()
-        .setClique(clique("c", "a")).build()));
-    assertInvalid("clique.period_seconds", () -> stub.putClique(PutCliqueRequest.newBuilder()
-        .setClique(clique("c", "a", "b").toBuilder().setPeriodSeconds(0)).build()));
-    assertInvalid("twice", () -> stub.putClique(PutCliqueRequest.newBuilder()
-        .setClique(clique("c", "a", "a")).build()));
+    assertInvalid(
+        "pattern",
+        () -> stub.listSeries(ListDirectoryRequest.newBuilder().setPattern("a b").build()));
+    assertInvalid(
+        "clique.members",
+        () -> stub.putClique(PutCliqueRequest.newBuilder().setClique(clique("c", "a")).build()));
+    assertInvalid(
+        "clique.period_seconds",
+        () ->
+            stub.putClique(
+                PutCliqueRequest.newBuilder()
+                    .setClique(clique("c", "a", "b").toBuilder().setPeriodSeconds(0))
+                    .build()));
+    assertInvalid(
+        "twice",
+        () ->
+            stub.putClique(PutCliqueRequest.newBuilder().setClique(clique("c", "a", "a")).build()));
     assertEquals(0, names("").size());
     assertEquals(0, stub.listCliques(ListCliquesRequest.getDefaultInstance()).getCliquesCount());
   }
@@ -233,5 +259,4 @@ class NameserverServiceTest {
     assertEquals(code, e.getStatus().getCode(), e.toString());
     assertNotEquals(null, e.getStatus().getDescription());
   }
-
 }

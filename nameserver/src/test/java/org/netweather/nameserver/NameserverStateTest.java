@@ -21,8 +21,8 @@ class NameserverStateTest {
   private final FakeClock clock = FakeClock.atDefaultStart();
 
   private static Registration reg(String name, String kind, int valueBytes) {
-    Registration.Builder b = Registration.newBuilder().setName(name).setKind(kind)
-        .setAddress("localhost:1");
+    Registration.Builder b =
+        Registration.newBuilder().setName(name).setKind(kind).setAddress("localhost:1");
     for (int i = 0; valueBytes > 0; i++, valueBytes -= 1000) {
       b.putAttributes("pad" + i, "x".repeat(Math.min(1000, valueBytes)));
     }
@@ -51,8 +51,8 @@ class NameserverStateTest {
     clock.advance(Duration.ofSeconds(29));
     assertTrue(reopened.lookup("memory@m1").isPresent());
     assertEquals(clock.millis() + 30_000, reopened.heartbeat(lease));
-    assertEquals("memory@m1", reopened.assign(List.of("cpu.availability:a")).get(0)
-        .getMemoryHost());
+    assertEquals(
+        "memory@m1", reopened.assign(List.of("cpu.availability:a")).get(0).getMemoryHost());
     clock.advance(Duration.ofSeconds(31));
     assertFalse(reopened.lookup("memory@m1").isPresent());
     assertEquals(0, reopened.heartbeat(lease));
@@ -89,7 +89,8 @@ class NameserverStateTest {
     assertEquals(2, ns.forget("tcp.*", "memory@m1"));
     assertEquals(0, ns.forget("tcp.*", "memory@m1"));
     Nameserver reopened = Nameserver.open(dir, clock);
-    assertEquals(List.of("cpu.availability:a"),
+    assertEquals(
+        List.of("cpu.availability:a"),
         reopened.directory("").stream().map(a -> a.getSeries()).toList());
     reopened.assign(List.of("tcp.latency:a->b"));
     assertEquals(2, reopened.directorySize());

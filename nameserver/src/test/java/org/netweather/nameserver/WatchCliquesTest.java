@@ -83,20 +83,26 @@ class WatchCliquesTest {
 
   private Watch watch(String host, boolean slow) {
     Watch w = new Watch(slow);
-    NameserverGrpc.newStub(channel).watchCliques(
-        WatchCliquesRequest.newBuilder().setHost(host).build(), w);
+    NameserverGrpc.newStub(channel)
+        .watchCliques(WatchCliquesRequest.newBuilder().setHost(host).build(), w);
     return w;
   }
 
   private void put(String name, String... members) {
-    NameserverGrpc.newBlockingStub(channel).putClique(PutCliqueRequest.newBuilder()
-        .setClique(Clique.newBuilder().setName(name).addAllMembers(List.of(members))
-            .setPeriodSeconds(60)).build());
+    NameserverGrpc.newBlockingStub(channel)
+        .putClique(
+            PutCliqueRequest.newBuilder()
+                .setClique(
+                    Clique.newBuilder()
+                        .setName(name)
+                        .addAllMembers(List.of(members))
+                        .setPeriodSeconds(60))
+                .build());
   }
 
   private void delete(String name) {
-    NameserverGrpc.newBlockingStub(channel).deleteClique(
-        DeleteCliqueRequest.newBuilder().setName(name).build());
+    NameserverGrpc.newBlockingStub(channel)
+        .deleteClique(DeleteCliqueRequest.newBuilder().setName(name).build());
   }
 
   @Test
@@ -107,7 +113,7 @@ class WatchCliquesTest {
     assertEquals(List.of(List.of("c1")), a.sets);
     put("c2", "a", "c");
     put("other", "x", "y"); // not a's: nothing sent
-    put("c1", "b", "d");    // a leaves c1
+    put("c1", "b", "d"); // a leaves c1
     delete("c2");
     assertEquals(List.of(List.of("c1"), List.of("c1", "c2"), List.of("c2"), List.of()), a.sets);
     assertNull(a.ended);
@@ -120,8 +126,8 @@ class WatchCliquesTest {
     watch("b", false);
     Watch third = watch("c", false);
     assertEquals(Status.Code.RESOURCE_EXHAUSTED, third.ended.getCode());
-    assertTrue(third.ended.getDescription().contains("maxWatchesPerCaller"),
-        third.ended.getDescription());
+    assertTrue(
+        third.ended.getDescription().contains("maxWatchesPerCaller"), third.ended.getDescription());
     first.call.cancel("done", null);
     assertEquals(1, service.openWatches());
     Watch again = watch("c", false);

@@ -26,16 +26,16 @@ import org.netweather.api.v1.ResourceForecast;
 /**
  * The latest forecast of every series of one cluster, and snapshots built from them.
  *
- * <p>Forecasts arrive from the forecaster's stream ({@link #put}). Entries live in a Caffeine
- * cache with a hard expiry by measurement age, so a series that stops being measured
- * eventually drops out and shows as missing, and with refresh-after-write, so an entry the
- * stream has not renewed for a while is fetched again on its own. A value is <em>stale</em>
- * when its last measurement is older than a few of its series' measurement periods (learnt
- * from successive forecasts); a stale value is served marked stale, never as fresh.
+ * <p>Forecasts arrive from the forecaster's stream ({@link #put}). Entries live in a Caffeine cache
+ * with a hard expiry by measurement age, so a series that stops being measured eventually drops out
+ * and shows as missing, and with refresh-after-write, so an entry the stream has not renewed for a
+ * while is fetched again on its own. A value is <em>stale</em> when its last measurement is older
+ * than a few of its series' measurement periods (learnt from successive forecasts); a stale value
+ * is served marked stale, never as fresh.
  *
- * <p>Snapshots are rebuilt only when something changed or the last one has aged past
- * {@code rebuildMs}, so a burst of readers shares one build; in the daemon the rebuild runs in
- * the background and readers only ever take a prebuilt snapshot.
+ * <p>Snapshots are rebuilt only when something changed or the last one has aged past {@code
+ * rebuildMs}, so a burst of readers shares one build; in the daemon the rebuild runs in the
+ * background and readers only ever take a prebuilt snapshot.
  *
  * <p>Thread-safe.
  */
@@ -51,14 +51,18 @@ public final class ClusterCache {
   private volatile boolean background;
 
   /** Staleness and cache timing. */
-  public record Settings(double staleFactor, long minStaleMs, long defaultStaleMs,
-      Duration refreshAfter, Duration expireAfter, long rebuildMs) {
+  public record Settings(
+      double staleFactor,
+      long minStaleMs,
+      long defaultStaleMs,
+      Duration refreshAfter,
+      Duration expireAfter,
+      long rebuildMs) {
     public static Settings defaults() {
       // The forecaster's stream keeps entries current and resends everything when it
       // reconnects, so refreshing is only a safety net: rare, or 64 hosts' 8 000 series would
       // cost the forecaster hundreds of calls a second.
-      return new Settings(3.0, 10_000, 300_000, Duration.ofMinutes(5), Duration.ofHours(1),
-          1_000);
+      return new Settings(3.0, 10_000, 300_000, Duration.ofMinutes(5), Duration.ofHours(1), 1_000);
     }
   }
 
@@ -68,39 +72,46 @@ public final class ClusterCache {
    * @param ticker Caffeine's clock (a fake one in tests)
    * @param clockMs wall clock for ages, epoch milliseconds
    */
-  public ClusterCache(String cluster, Settings settings, Function<String, Forecast> fetch,
-      Executor refreshExecutor, Ticker ticker, LongSupplier clockMs) {
+  public ClusterCache(
+      String cluster,
+      Settings settings,
+      Function<String, Forecast> fetch,
+      Executor refreshExecutor,
+      Ticker ticker,
+      LongSupplier clockMs) {
     this.cluster = cluster;
     this.settings = settings;
     this.clockMs = clockMs;
-    this.forecasts = Caffeine.newBuilder()
-        .ticker(ticker)
-        .executor(refreshExecutor)
-        .refreshAfterWrite(settings.refreshAfter())
-        .expireAfter(new MeasurementAgeExpiry())
-        .build(new CacheLoader<String, Forecast>() {
-          @Override
-          public Forecast load(String series) {
-            return fetch.apply(series);
-          }
+    this.forecasts =
+        Caffeine.newBuilder()
+            .ticker(ticker)
+            .executor(refreshExecutor)
+            .refreshAfterWrite(settings.refreshAfter())
+            .expireAfter(new MeasurementAgeExpiry())
+            .build(
+                new CacheLoader<String, Forecast>() {
+                  @Override
+                  public Forecast load(String series) {
+                    return fetch.apply(series);
+                  }
 
-          @Override
-          public Forecast reload(String series, Forecast old) {
-            Forecast f = fetch.apply(series);
-            if (f == null || f.equals(old)) {
-              return old; // nothing new: no rebuild
-            }
-            notePeriod(old, f);
-            version.incrementAndGet();
-            return f;
-          }
-        });
+                  @Override
+                  public Forecast reload(String series, Forecast old) {
+                    Forecast f = fetch.apply(series);
+                    if (f == null || f.equals(old)) {
+                      return old; // nothing new: no rebuild
+                    }
+                    notePeriod(old, f);
+                    version.incrementAndGet();
+                    return f;
+                  }
+                });
   }
 
   /**
    * Expires an entry once its last measurement is {@code expireAfter} old, counted from the
-   * measurement rather than the cache write, so a refresh that finds nothing new cannot keep a
-   * dead series alive.
+   * measurement rather than the cache write, so a refresh that finds nothing new cannot keep a dead
+   * series alive.
    */
   private final class MeasurementAgeExpiry implements Expiry<String, Forecast> {
     private long remaining(Forecast f) {
@@ -175,9 +186,9 @@ public final class ClusterCache {
 
   /**
    * The current snapshot with its wire form. With a background rebuild running ({@link
-   * #rebuildEvery}) this only reads the latest prebuilt one, so no reader ever pays for a build
-   * or its serialization; otherwise it rebuilds on the spot if something changed or the last one
-   * has aged.
+   * #rebuildEvery}) this only reads the latest prebuilt one, so no reader ever pays for a build or
+   * its serialization; otherwise it rebuilds on the spot if something changed or the last one has
+   * aged.
    */
   public EncodedSnapshot encoded() {
     EncodedSnapshot prebuilt = built;
@@ -194,8 +205,7 @@ public final class ClusterCache {
   public void rebuildEvery(ScheduledExecutorService scheduler, long periodMs) {
     rebuildIfDue();
     background = true;
-    scheduler.scheduleWithFixedDelay(this::rebuildIfDue, periodMs, periodMs,
-        TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(this::rebuildIfDue, periodMs, periodMs, TimeUnit.MILLISECONDS);
   }
 
   private synchronized EncodedSnapshot rebuildIfDue() {
@@ -251,8 +261,8 @@ public final class ClusterCache {
   }
 
   /**
-   * Series names of every host and ordered pair, made once per host list rather than
-   * concatenated again on every build. Pair arrays are indexed {@code src * n + dst}.
+   * Series names of every host and ordered pair, made once per host list rather than concatenated
+   * again on every build. Pair arrays are indexed {@code src * n + dst}.
    */
   private static final class SeriesKeys {
     final List<String> hosts;
@@ -315,9 +325,15 @@ public final class ClusterCache {
     if (count == 0) {
       return Optional.empty();
     }
-    return Optional.of(ResourceForecast.newBuilder().setValue(sum / count).setMse(mse / count)
-        .setMae(mae / count).setMethod("mean over " + count + " peers").setAgeMs(age)
-        .setStale(stale).build());
+    return Optional.of(
+        ResourceForecast.newBuilder()
+            .setValue(sum / count)
+            .setMse(mse / count)
+            .setMae(mae / count)
+            .setMethod("mean over " + count + " peers")
+            .setAgeMs(age)
+            .setStale(stale)
+            .build());
   }
 
   private Optional<ResourceForecast> view(String series, long now) {
@@ -326,14 +342,15 @@ public final class ClusterCache {
       return Optional.empty();
     }
     long age = Math.max(0, now - f.getLast().getTimestampMs());
-    return Optional.of(ResourceForecast.newBuilder()
-        .setValue(f.getValue())
-        .setMse(f.getMse())
-        .setMae(f.getMae())
-        .setMethod(f.getMethod())
-        .setAgeMs(age)
-        .setStale(age > staleAfter(series))
-        .build());
+    return Optional.of(
+        ResourceForecast.newBuilder()
+            .setValue(f.getValue())
+            .setMse(f.getMse())
+            .setMae(f.getMae())
+            .setMethod(f.getMethod())
+            .setAgeMs(age)
+            .setStale(age > staleAfter(series))
+            .build());
   }
 
   /** How old a series' last measurement may be before its value is stale. */

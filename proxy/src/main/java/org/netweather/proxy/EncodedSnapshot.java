@@ -12,9 +12,9 @@ import org.netweather.api.v1.ClusterSnapshot;
  * A {@link ClusterSnapshot} together with its protobuf wire form.
  *
  * <p>A 64-host snapshot is about 400 KB; serializing it costs more than everything else a reply
- * does. The cache encodes each snapshot once, when it builds it, and every reader's reply is a
- * copy of those bytes ({@link #MARSHALLER}); on the wire nothing changes, so clients parse the
- * reply as an ordinary {@code ClusterSnapshot}.
+ * does. The cache encodes each snapshot once, when it builds it, and every reader's reply is a copy
+ * of those bytes ({@link #MARSHALLER}); on the wire nothing changes, so clients parse the reply as
+ * an ordinary {@code ClusterSnapshot}.
  */
 public final class EncodedSnapshot {
   /** Writes the stored bytes; the server never parses an {@code EncodedSnapshot}. */
@@ -56,8 +56,7 @@ public final class EncodedSnapshot {
   }
 
   /**
-   * The bytes as a stream gRPC can size up front and drain in one copy into its transport
-   * buffers.
+   * The bytes as a stream gRPC can size up front and drain in one copy into its transport buffers.
    */
   private static final class Wire extends ByteArrayInputStream implements KnownLength, Drainable {
     Wire(byte[] bytes) {

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the forecaster's update stream for the cluster's series into a {@link ClusterCache},
- * finding the forecaster through the nameserver. A broken stream (a forecaster restart, say)
- * is re-established with backoff, looking the forecaster up again each time.
+ * finding the forecaster through the nameserver. A broken stream (a forecaster restart, say) is
+ * re-established with backoff, looking the forecaster up again each time.
  */
 final class ForecastFollower implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ForecastFollower.class);
@@ -43,8 +43,11 @@ final class ForecastFollower implements AutoCloseable {
   private boolean closed;
   private long generation;
 
-  ForecastFollower(Channel nameserver, Function<String, ManagedChannel> channels,
-      ClusterCache cache, ScheduledExecutorService scheduler) {
+  ForecastFollower(
+      Channel nameserver,
+      Function<String, ManagedChannel> channels,
+      ClusterCache cache,
+      ScheduledExecutorService scheduler) {
     this.nameserver = NameserverGrpc.newBlockingStub(nameserver);
     this.channels = channels;
     this.cache = cache;
@@ -75,32 +78,38 @@ final class ForecastFollower implements AutoCloseable {
     current = ForecasterGrpc.newBlockingStub(ch);
     Context.CancellableContext ctx = Context.current().withCancellation();
     stream = ctx;
-    ctx.run(() -> ForecasterGrpc.newStub(ch).watchForecasts(GetForecastsRequest.newBuilder()
-        .addAllSeries(patterns).build(), new StreamObserver<ForecastUpdate>() {
-          @Override
-          public void onNext(ForecastUpdate u) {
-            backoffMs = 200;
-            cache.put(u.getForecast());
-          }
+    ctx.run(
+        () ->
+            ForecasterGrpc.newStub(ch)
+                .watchForecasts(
+                    GetForecastsRequest.newBuilder().addAllSeries(patterns).build(),
+                    new StreamObserver<ForecastUpdate>() {
+                      @Override
+                      public void onNext(ForecastUpdate u) {
+                        backoffMs = 200;
+                        cache.put(u.getForecast());
+                      }
 
-          @Override
-          public void onError(Throwable t) {
-            if (Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
-              retry(gen, "stream failed: " + Status.fromThrowable(t));
-            }
-          }
+                      @Override
+                      public void onError(Throwable t) {
+                        if (Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
+                          retry(gen, "stream failed: " + Status.fromThrowable(t));
+                        }
+                      }
 
-          @Override
-          public void onCompleted() {
-            retry(gen, "stream ended");
-          }
-        }));
+                      @Override
+                      public void onCompleted() {
+                        retry(gen, "stream ended");
+                      }
+                    }));
   }
 
   private Channel forecasterChannel() {
-    List<Registration> found = nameserver.withDeadlineAfter(3, TimeUnit.SECONDS)
-        .search(SearchRequest.newBuilder().setFilter("(kind=forecaster)").build())
-        .getRegistrationsList();
+    List<Registration> found =
+        nameserver
+            .withDeadlineAfter(3, TimeUnit.SECONDS)
+            .search(SearchRequest.newBuilder().setFilter("(kind=forecaster)").build())
+            .getRegistrationsList();
     if (found.isEmpty()) {
       throw Status.UNAVAILABLE.withDescription("none registered").asRuntimeException();
     }
@@ -112,13 +121,16 @@ final class ForecastFollower implements AutoCloseable {
       return;
     }
     log.info("following the forecaster: {}; retrying in {} ms", why, backoffMs);
-    scheduler.schedule(() -> {
-      synchronized (this) {
-        if (gen == generation) {
-          restart();
-        }
-      }
-    }, backoffMs, TimeUnit.MILLISECONDS);
+    scheduler.schedule(
+        () -> {
+          synchronized (this) {
+            if (gen == generation) {
+              restart();
+            }
+          }
+        },
+        backoffMs,
+        TimeUnit.MILLISECONDS);
     backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
   }
 

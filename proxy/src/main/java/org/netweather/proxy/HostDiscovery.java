@@ -11,8 +11,8 @@ import org.netweather.api.v1.SearchRequest;
 import org.netweather.api.v1.SearchResponse;
 
 /**
- * Finds the hosts of a cluster: those configured, plus every sensor registered with
- * {@code cluster=NAME} (its {@code host} attribute). Hosts are listed in name order.
+ * Finds the hosts of a cluster: those configured, plus every sensor registered with {@code
+ * cluster=NAME} (its {@code host} attribute). Hosts are listed in name order.
  */
 final class HostDiscovery {
   private final NameserverGrpc.NameserverBlockingStub nameserver;
@@ -31,10 +31,14 @@ final class HostDiscovery {
     try {
       String token = "";
       do { // the nameserver answers in pages
-        SearchResponse page = nameserver.withDeadlineAfter(3, TimeUnit.SECONDS)
-            .search(SearchRequest.newBuilder()
-                .setFilter("(&(kind=sensor)(cluster=" + cluster + "))").setPageToken(token)
-                .build());
+        SearchResponse page =
+            nameserver
+                .withDeadlineAfter(3, TimeUnit.SECONDS)
+                .search(
+                    SearchRequest.newBuilder()
+                        .setFilter("(&(kind=sensor)(cluster=" + cluster + "))")
+                        .setPageToken(token)
+                        .build());
         for (Registration r : page.getRegistrationsList()) {
           String host = r.getAttributesOrDefault("host", "");
           if (!host.isEmpty()) {

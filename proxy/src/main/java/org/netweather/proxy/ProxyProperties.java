@@ -14,32 +14,55 @@ public final class ProxyProperties {
   // The cache's own defaults are the one source of the staleness settings' defaults.
   private static final ClusterCache.Settings CACHE = ClusterCache.Settings.defaults();
 
-  public static final Setting<Integer> PORT = DaemonSettings.port(8080,
-      "gRPC port; 0 picks a free one.");
+  public static final Setting<Integer> PORT =
+      DaemonSettings.port(8080, "gRPC port; 0 picks a free one.");
   public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8089);
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
-  public static final Setting<String> CLUSTER = DaemonSettings.cluster("default",
-      "The cluster this proxy serves.");
-  public static final Setting<List<String>> HOSTS = Setting.list("hosts", List.of(),
-      "Hosts of the cluster besides the sensors registered with cluster=NAME.")
-      .label("H1,H2,...");
+  public static final Setting<String> CLUSTER =
+      DaemonSettings.cluster("default", "The cluster this proxy serves.");
+  public static final Setting<List<String>> HOSTS =
+      Setting.list(
+              "hosts",
+              List.of(),
+              "Hosts of the cluster besides the sensors registered with cluster=NAME.")
+          .label("H1,H2,...");
   public static final Setting<String> HOST = DaemonSettings.host();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
-  public static final Setting<Long> DISCOVERY_MS = Setting.longInteger("discoveryMs", 2_000,
-      "How often to look for the cluster's hosts, in milliseconds.").atLeast(1);
-  public static final Setting<Double> STALE_FACTOR = Setting.decimal("staleFactor",
-      CACHE.staleFactor(),
-      "A value is stale once its measurement is older than this many of its periods.")
-      .rule("greater than 0", v -> v > 0);
-  public static final Setting<Long> MIN_STALE_MS = Setting.longInteger("minStaleMs",
-      CACHE.minStaleMs(), "... but never before this many milliseconds.").atLeast(0);
-  public static final Setting<Long> DEFAULT_STALE_MS = Setting.longInteger("defaultStaleMs",
-      CACHE.defaultStaleMs(), "Staleness bound while a series' period is not yet known.")
-      .atLeast(0);
+  public static final Setting<Long> DISCOVERY_MS =
+      Setting.longInteger(
+              "discoveryMs", 2_000, "How often to look for the cluster's hosts, in milliseconds.")
+          .atLeast(1);
+  public static final Setting<Double> STALE_FACTOR =
+      Setting.decimal(
+              "staleFactor",
+              CACHE.staleFactor(),
+              "A value is stale once its measurement is older than this many of its periods.")
+          .rule("greater than 0", v -> v > 0);
+  public static final Setting<Long> MIN_STALE_MS =
+      Setting.longInteger(
+              "minStaleMs", CACHE.minStaleMs(), "... but never before this many milliseconds.")
+          .atLeast(0);
+  public static final Setting<Long> DEFAULT_STALE_MS =
+      Setting.longInteger(
+              "defaultStaleMs",
+              CACHE.defaultStaleMs(),
+              "Staleness bound while a series' period is not yet known.")
+          .atLeast(0);
 
-  public static final ConfigSchema SCHEMA = ConfigSchema.of("proxy", PORT, METRICS_PORT,
-      NAMESERVER, CLUSTER, HOSTS, HOST, TTL_SECONDS, DISCOVERY_MS, STALE_FACTOR, MIN_STALE_MS,
-      DEFAULT_STALE_MS);
+  public static final ConfigSchema SCHEMA =
+      ConfigSchema.of(
+          "proxy",
+          PORT,
+          METRICS_PORT,
+          NAMESERVER,
+          CLUSTER,
+          HOSTS,
+          HOST,
+          TTL_SECONDS,
+          DISCOVERY_MS,
+          STALE_FACTOR,
+          MIN_STALE_MS,
+          DEFAULT_STALE_MS);
 
   public final int port;
   public final int metricsPort;

@@ -13,8 +13,8 @@ import org.netweather.runtime.Daemon;
 
 /**
  * The proxy daemon for one cluster: discovers the cluster's hosts, follows the forecaster into a
- * {@link ClusterCache}, serves snapshots, and registers as kind {@code proxy} with
- * {@code cluster=NAME}.
+ * {@link ClusterCache}, serves snapshots, and registers as kind {@code proxy} with {@code
+ * cluster=NAME}.
  *
  * <pre>{@code
  * try (ProxyServer p = ProxyServer.start(props, ServerBuilder.forPort(props.port), channels)) {
@@ -38,8 +38,9 @@ public final class ProxyServer implements AutoCloseable {
    *
    * @param channels opens channels to the nameserver and the forecaster; they are owned
    */
-  public static ProxyServer start(ProxyProperties props, ServerBuilder<?> builder,
-      Function<String, ManagedChannel> channels) throws IOException {
+  public static ProxyServer start(
+      ProxyProperties props, ServerBuilder<?> builder, Function<String, ManagedChannel> channels)
+      throws IOException {
     String problem = org.netweather.model.SeriesName.nameProblem("cluster", props.cluster);
     if (problem != null) {
       throw new IllegalArgumentException(problem);
@@ -47,38 +48,62 @@ public final class ProxyServer implements AutoCloseable {
     // Every handler here only reads a prebuilt snapshot: run it on the transport thread and save
     // a hand-off per call, which on a busy host is where the tail latency comes from.
     builder.directExecutor();
-    return Daemon.start("proxy", builder, channels, daemon -> {
-      // Discovery, stream restarts, refreshes and snapshot watchers: short tasks on a small pool.
-      ScheduledExecutorService scheduler = daemon.scheduler("proxy-sched", 2);
-      ManagedChannel ns = daemon.channel(props.nameserver);
-      ForecastFollower[] follower = new ForecastFollower[1];
-      ClusterCache.Settings defaults = ClusterCache.Settings.defaults();
-      ClusterCache cache = new ClusterCache(props.cluster,
-          new ClusterCache.Settings(props.staleFactor, props.minStaleMs, props.defaultStaleMs,
-              defaults.refreshAfter(), defaults.expireAfter(), defaults.rebuildMs()),
-          series -> follower[0].fetch(series), scheduler, Ticker.systemTicker(),
-          System::currentTimeMillis);
-      follower[0] = daemon.own(new ForecastFollower(ns, daemon.channels(), cache, scheduler));
-      daemon.own(ProxyMetrics.gauges(daemon.name(), cache));
-      daemon.serve(List.of(new ProxyService(cache, scheduler)));
-      // Within half a second of a change: far below any series' period, and a 64-host rebuild
-      // (about 2 ms and 3 MB of garbage) at most twice a second stays out of readers' way.
-      cache.rebuildEvery(scheduler, REBUILD_PERIOD_MS);
-      HostDiscovery hosts = new HostDiscovery(ns, props.cluster, props.hosts);
-      scheduler.scheduleWithFixedDelay(() -> {
-        List<String> now = hosts.hosts(cache.hosts());
-        if (!now.equals(cache.hosts())) {
-          cache.setHosts(now);
-          follower[0].restart();
-        }
-      }, 0, props.discoveryMs, TimeUnit.MILLISECONDS);
-      String host = Daemon.host(props.host);
-      daemon.register(ns, daemon.registration("proxy", host, host)
-          .setName("proxy-" + props.cluster + "@" + host)
-          .putAttributes("cluster", props.cluster)
-          .build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
-      return new ProxyServer(daemon, cache);
-    });
+    return Daemon.start(
+        "proxy",
+        builder,
+        channels,
+        daemon -> {
+          // Discovery, stream restarts, refreshes and snapshot watchers: short tasks on a small
+          // pool.
+          ScheduledExecutorService scheduler = daemon.scheduler("proxy-sched", 2);
+          ManagedChannel ns = daemon.channel(props.nameserver);
+          ForecastFollower[] follower = new ForecastFollower[1];
+          ClusterCache.Settings defaults = ClusterCache.Settings.defaults();
+          ClusterCache cache =
+              new ClusterCache(
+                  props.cluster,
+                  new ClusterCache.Settings(
+                      props.staleFactor,
+                      props.minStaleMs,
+                      props.defaultStaleMs,
+                      defaults.refreshAfter(),
+                      defaults.expireAfter(),
+                      defaults.rebuildMs()),
+                  series -> follower[0].fetch(series),
+                  scheduler,
+                  Ticker.systemTicker(),
+                  System::currentTimeMillis);
+          follower[0] = daemon.own(new ForecastFollower(ns, daemon.channels(), cache, scheduler));
+          daemon.own(ProxyMetrics.gauges(daemon.name(), cache));
+          daemon.serve(List.of(new ProxyService(cache, scheduler)));
+          // Within half a second of a change: far below any series' period, and a 64-host rebuild
+          // (about 2 ms and 3 MB of garbage) at most twice a second stays out of readers' way.
+          cache.rebuildEvery(scheduler, REBUILD_PERIOD_MS);
+          HostDiscovery hosts = new HostDiscovery(ns, props.cluster, props.hosts);
+          scheduler.scheduleWithFixedDelay(
+              () -> {
+                List<String> now = hosts.hosts(cache.hosts());
+                if (!now.equals(cache.hosts())) {
+                  cache.setHosts(now);
+                  follower[0].restart();
+                }
+              },
+              0,
+              props.discoveryMs,
+              TimeUnit.MILLISECONDS);
+          String host = Daemon.host(props.host);
+          daemon.register(
+              ns,
+              daemon
+                  .registration("proxy", host, host)
+                  .setName("proxy-" + props.cluster + "@" + host)
+                  .putAttributes("cluster", props.cluster)
+                  .build(),
+              Duration.ofSeconds(props.ttlSeconds),
+              scheduler,
+              true);
+          return new ProxyServer(daemon, cache);
+        });
   }
 
   public int getPort() {

@@ -19,8 +19,8 @@ import org.netweather.runtime.Statuses;
 /**
  * The {@code netweather.v1.Proxy} gRPC service over a {@link ClusterCache}.
  *
- * <p>Bound by hand rather than through the generated base class: the methods are those of
- * {@code proxy.proto}, but replies are written from the cache's prebuilt wire form ({@link
+ * <p>Bound by hand rather than through the generated base class: the methods are those of {@code
+ * proxy.proto}, but replies are written from the cache's prebuilt wire form ({@link
  * EncodedSnapshot}) instead of being serialized again for every reader.
  */
 public final class ProxyService implements BindableService {
@@ -28,11 +28,11 @@ public final class ProxyService implements BindableService {
 
   private static final MethodDescriptor<GetSnapshotRequest, EncodedSnapshot> GET_SNAPSHOT =
       ProxyGrpc.getGetSnapshotMethod().toBuilder(
-          ProxyGrpc.getGetSnapshotMethod().getRequestMarshaller(), EncodedSnapshot.MARSHALLER)
+              ProxyGrpc.getGetSnapshotMethod().getRequestMarshaller(), EncodedSnapshot.MARSHALLER)
           .build();
   private static final MethodDescriptor<WatchSnapshotRequest, EncodedSnapshot> WATCH_SNAPSHOT =
       ProxyGrpc.getWatchSnapshotMethod().toBuilder(
-          ProxyGrpc.getWatchSnapshotMethod().getRequestMarshaller(), EncodedSnapshot.MARSHALLER)
+              ProxyGrpc.getWatchSnapshotMethod().getRequestMarshaller(), EncodedSnapshot.MARSHALLER)
           .build();
   // Same name and schema as the generated descriptor, so reflection still describes it.
   private static final ServiceDescriptor SERVICE =
@@ -67,16 +67,18 @@ public final class ProxyService implements BindableService {
       throw new IllegalArgumentException(problem);
     }
     if (!cluster.equals(cache.cluster())) {
-      throw Statuses.notFound("this proxy serves cluster '" + cache.cluster() + "', not '"
-          + cluster + "'");
+      throw Statuses.notFound(
+          "this proxy serves cluster '" + cache.cluster() + "', not '" + cluster + "'");
     }
   }
 
   void getSnapshot(GetSnapshotRequest req, StreamObserver<EncodedSnapshot> out) {
-    Statuses.respond(out, () -> {
-      checkCluster(req.getCluster());
-      return cache.encoded();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          checkCluster(req.getCluster());
+          return cache.encoded();
+        });
   }
 
   void watchSnapshot(WatchSnapshotRequest req, StreamObserver<EncodedSnapshot> out) {
@@ -86,22 +88,25 @@ public final class ProxyService implements BindableService {
       out.onError(Statuses.toStatus(e));
       return;
     }
-    ServerCallStreamObserver<EncodedSnapshot> call = (ServerCallStreamObserver<EncodedSnapshot>) out;
-    long interval = Math.max(MIN_WATCH_INTERVAL_MS, req.getMinIntervalMs() == 0 ? 1000
-        : req.getMinIntervalMs());
+    ServerCallStreamObserver<EncodedSnapshot> call =
+        (ServerCallStreamObserver<EncodedSnapshot>) out;
+    long interval =
+        Math.max(
+            MIN_WATCH_INTERVAL_MS, req.getMinIntervalMs() == 0 ? 1000 : req.getMinIntervalMs());
     long[] sent = {-1};
-    Runnable tick = () -> {
-      // Send each data version once.
-      EncodedSnapshot s = cache.encoded();
-      if (s.version() != sent[0] && call.isReady() && !call.isCancelled()) {
-        synchronized (call) {
-          call.onNext(s);
-        }
-        sent[0] = s.version();
-      }
-    };
-    ScheduledFuture<?> task = scheduler.scheduleWithFixedDelay(tick, 0, interval,
-        TimeUnit.MILLISECONDS);
+    Runnable tick =
+        () -> {
+          // Send each data version once.
+          EncodedSnapshot s = cache.encoded();
+          if (s.version() != sent[0] && call.isReady() && !call.isCancelled()) {
+            synchronized (call) {
+              call.onNext(s);
+            }
+            sent[0] = s.version();
+          }
+        };
+    ScheduledFuture<?> task =
+        scheduler.scheduleWithFixedDelay(tick, 0, interval, TimeUnit.MILLISECONDS);
     call.setOnCancelHandler(() -> task.cancel(false));
   }
 }

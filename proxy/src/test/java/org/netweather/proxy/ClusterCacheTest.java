@@ -21,17 +21,31 @@ class ClusterCacheTest {
   private final AtomicLong nanos = new AtomicLong();
   private final AtomicLong millis = new AtomicLong(1_790_000_000_000L);
   private final List<String> fetched = new ArrayList<>();
-  private final ClusterCache.Settings settings = new ClusterCache.Settings(3.0, 10_000,
-      300_000, Duration.ofSeconds(30), Duration.ofHours(1), 0);
-  private final ClusterCache cache = new ClusterCache("c", settings, series -> {
-    fetched.add(series);
-    return forecast(series, 7, millis.get() - 1000);
-  }, Runnable::run, (Ticker) nanos::get, millis::get);
+  private final ClusterCache.Settings settings =
+      new ClusterCache.Settings(
+          3.0, 10_000, 300_000, Duration.ofSeconds(30), Duration.ofHours(1), 0);
+  private final ClusterCache cache =
+      new ClusterCache(
+          "c",
+          settings,
+          series -> {
+            fetched.add(series);
+            return forecast(series, 7, millis.get() - 1000);
+          },
+          Runnable::run,
+          (Ticker) nanos::get,
+          millis::get);
 
   private static Forecast forecast(String series, double value, long measuredMs) {
-    return Forecast.newBuilder().setSeries(series).setValue(value).setMse(0.01).setMae(0.1)
-        .setMethod("last-value").setCount(10)
-        .setLast(Measurement.newBuilder().setTimestampMs(measuredMs).setValue(value)).build();
+    return Forecast.newBuilder()
+        .setSeries(series)
+        .setValue(value)
+        .setMse(0.01)
+        .setMae(0.1)
+        .setMethod("last-value")
+        .setCount(10)
+        .setLast(Measurement.newBuilder().setTimestampMs(measuredMs).setValue(value))
+        .build();
   }
 
   private void advance(long ms) {
@@ -60,8 +74,8 @@ class ClusterCacheTest {
 
   /** A cache whose forecaster knows nothing new, so refreshes change nothing. */
   private ClusterCache quiet() {
-    return new ClusterCache("c", settings, s -> null, Runnable::run, (Ticker) nanos::get,
-        millis::get);
+    return new ClusterCache(
+        "c", settings, s -> null, Runnable::run, (Ticker) nanos::get, millis::get);
   }
 
   @Test
@@ -103,8 +117,8 @@ class ClusterCacheTest {
   @Test
   void refresh_findingNothingNew_doesNotChangeTheVersion() {
     Forecast same = forecast("cpu.availability:a", 0.5, millis.get());
-    ClusterCache cache = new ClusterCache("c", settings, s -> same, Runnable::run,
-        (Ticker) nanos::get, millis::get);
+    ClusterCache cache =
+        new ClusterCache("c", settings, s -> same, Runnable::run, (Ticker) nanos::get, millis::get);
     cache.setHosts(List.of("a"));
     cache.put(same);
     long before = cache.snapshotVersion();
@@ -126,9 +140,15 @@ class ClusterCacheTest {
 
   @Test
   void snapshot_unchanged_isShared() {
-    ClusterCache slow = new ClusterCache("c", new ClusterCache.Settings(3, 10_000, 300_000,
-        Duration.ofSeconds(30), Duration.ofHours(1), 1_000), s -> null, Runnable::run,
-        (Ticker) nanos::get, millis::get);
+    ClusterCache slow =
+        new ClusterCache(
+            "c",
+            new ClusterCache.Settings(
+                3, 10_000, 300_000, Duration.ofSeconds(30), Duration.ofHours(1), 1_000),
+            s -> null,
+            Runnable::run,
+            (Ticker) nanos::get,
+            millis::get);
     slow.setHosts(List.of("a", "b"));
     ClusterSnapshot first = slow.snapshot();
     assertSame(first, slow.snapshot());

@@ -29,10 +29,20 @@ class ProxyServiceTest {
   @RegisterExtension final GrpcCleanupExtension grpc = new GrpcCleanupExtension();
 
   private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1);
-  private final ClusterCache cache = new ClusterCache("c",
-      new ClusterCache.Settings(3.0, 10_000, 300_000, Duration.ofSeconds(30),
-          Duration.ofHours(1), 60_000), // rebuilt only on change: replies compare equal
-      s -> null, Runnable::run, Ticker.systemTicker(), System::currentTimeMillis);
+  private final ClusterCache cache =
+      new ClusterCache(
+          "c",
+          new ClusterCache.Settings(
+              3.0,
+              10_000,
+              300_000,
+              Duration.ofSeconds(30),
+              Duration.ofHours(1),
+              60_000), // rebuilt only on change: replies compare equal
+          s -> null,
+          Runnable::run,
+          Ticker.systemTicker(),
+          System::currentTimeMillis);
 
   @AfterEach
   void stop() {
@@ -40,10 +50,15 @@ class ProxyServiceTest {
   }
 
   private static Forecast forecast(String series, double value) {
-    return Forecast.newBuilder().setSeries(series).setValue(value).setMse(0.5).setMae(0.25)
-        .setMethod("exp-smooth-0.10").setCount(3)
-        .setLast(Measurement.newBuilder().setTimestampMs(System.currentTimeMillis())
-            .setValue(value))
+    return Forecast.newBuilder()
+        .setSeries(series)
+        .setValue(value)
+        .setMse(0.5)
+        .setMae(0.25)
+        .setMethod("exp-smooth-0.10")
+        .setCount(3)
+        .setLast(
+            Measurement.newBuilder().setTimestampMs(System.currentTimeMillis()).setValue(value))
         .build();
   }
 
@@ -70,14 +85,19 @@ class ProxyServiceTest {
   void getSnapshot_byName_andErrorsNameTheProblem() throws Exception {
     ProxyGrpc.ProxyBlockingStub stub = stub();
     cache.setHosts(List.of("a"));
-    assertEquals("c", stub.getSnapshot(GetSnapshotRequest.newBuilder().setCluster("c").build())
-        .getCluster());
-    StatusRuntimeException other = assertThrows(StatusRuntimeException.class,
-        () -> stub.getSnapshot(GetSnapshotRequest.newBuilder().setCluster("d").build()));
+    assertEquals(
+        "c",
+        stub.getSnapshot(GetSnapshotRequest.newBuilder().setCluster("c").build()).getCluster());
+    StatusRuntimeException other =
+        assertThrows(
+            StatusRuntimeException.class,
+            () -> stub.getSnapshot(GetSnapshotRequest.newBuilder().setCluster("d").build()));
     assertEquals(Status.Code.NOT_FOUND, other.getStatus().getCode());
     assertTrue(other.getStatus().getDescription().contains("'c', not 'd'"));
-    StatusRuntimeException bad = assertThrows(StatusRuntimeException.class,
-        () -> stub.getSnapshot(GetSnapshotRequest.newBuilder().setCluster("a b").build()));
+    StatusRuntimeException bad =
+        assertThrows(
+            StatusRuntimeException.class,
+            () -> stub.getSnapshot(GetSnapshotRequest.newBuilder().setCluster("a b").build()));
     assertEquals(Status.Code.INVALID_ARGUMENT, bad.getStatus().getCode());
     assertTrue(bad.getStatus().getDescription().contains("cluster"));
   }
@@ -86,8 +106,8 @@ class ProxyServiceTest {
   void watchSnapshot_sendsEachNewVersion() throws Exception {
     cache.setHosts(List.of("a"));
     cache.put(forecast("cpu.availability:a", 0.5));
-    Iterator<ClusterSnapshot> it = stub().watchSnapshot(
-        WatchSnapshotRequest.newBuilder().setMinIntervalMs(100).build());
+    Iterator<ClusterSnapshot> it =
+        stub().watchSnapshot(WatchSnapshotRequest.newBuilder().setMinIntervalMs(100).build());
     assertEquals(0.5, it.next().getHosts(0).getCpuAvailability().getValue());
     cache.put(forecast("cpu.availability:a", 0.25));
     assertEquals(0.25, it.next().getHosts(0).getCpuAvailability().getValue());

@@ -35,7 +35,8 @@ public final class Addresses {
     try {
       port = Integer.parseInt(address.substring(colon + 1));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(what + " '" + address + "' has a port that is not a number");
+      throw new IllegalArgumentException(
+          what + " '" + address + "' has a port that is not a number");
     }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException(what + " '" + address + "' has a port out of range");

@@ -4,9 +4,9 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 
 /**
- * How daemons open channels to each other. Daemons take a {@code Function<String,
- * ManagedChannel>} so tests can pass in-process channels; {@link #plaintext} is the one used in
- * production (and where TLS will plug in).
+ * How daemons open channels to each other. Daemons take a {@code Function<String, ManagedChannel>}
+ * so tests can pass in-process channels; {@link #plaintext} is the one used in production (and
+ * where TLS will plug in).
  */
 public final class Channels {
   private Channels() {}

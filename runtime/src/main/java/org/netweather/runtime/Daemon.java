@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one way a NetWeather daemon starts and stops. A daemon's setup opens what it needs
- * through this (each thing owned, to be closed in reverse order), serves its gRPC services with
- * health, reflection and RPC metrics, and registers with the nameserver with renewal; if any
- * step fails, everything opened so far is closed before the error propagates.
+ * The one way a NetWeather daemon starts and stops. A daemon's setup opens what it needs through
+ * this (each thing owned, to be closed in reverse order), serves its gRPC services with health,
+ * reflection and RPC metrics, and registers with the nameserver with renewal; if any step fails,
+ * everything opened so far is closed before the error propagates.
  *
  * <pre>{@code
  * return Daemon.start("forecaster", builder, channels, daemon -> {
@@ -32,11 +32,11 @@ import org.slf4j.LoggerFactory;
  * });
  * }</pre>
  *
- * <p>Shutdown ({@link #close}), in order: health enters its terminal state, the server refuses
- * new calls, calls in flight get a grace period and are then cancelled, and then everything
- * owned is closed, last opened first (so the registration goes before the channel it uses, and
- * executors stop after the components that schedule on them). A failure to close one thing is
- * logged and the rest are still closed.
+ * <p>Shutdown ({@link #close}), in order: health enters its terminal state, the server refuses new
+ * calls, calls in flight get a grace period and are then cancelled, and then everything owned is
+ * closed, last opened first (so the registration goes before the channel it uses, and executors
+ * stop after the components that schedule on them). A failure to close one thing is logged and the
+ * rest are still closed.
  */
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
@@ -55,8 +55,7 @@ public final class Daemon implements AutoCloseable {
   private DaemonServer server;
   private boolean closed;
 
-  private Daemon(String name, ServerBuilder<?> builder,
-      Function<String, ManagedChannel> channels) {
+  private Daemon(String name, ServerBuilder<?> builder, Function<String, ManagedChannel> channels) {
     this.name = name;
     this.builder = builder;
     this.channels = channels;
@@ -69,8 +68,12 @@ public final class Daemon implements AutoCloseable {
    * @param builder the server's builder; tests pass an in-process one
    * @param channels opens channels to peers; tests pass in-process ones
    */
-  public static <T> T start(String name, ServerBuilder<?> builder,
-      Function<String, ManagedChannel> channels, Setup<T> setup) throws IOException {
+  public static <T> T start(
+      String name,
+      ServerBuilder<?> builder,
+      Function<String, ManagedChannel> channels,
+      Setup<T> setup)
+      throws IOException {
     Daemon daemon = new Daemon(name, builder, channels);
     try {
       return setup.build(daemon);
@@ -103,12 +106,15 @@ public final class Daemon implements AutoCloseable {
 
   /** A pool of daemon threads named {@code threadPrefix-N}, stopped on shutdown. */
   public ScheduledExecutorService scheduler(String threadPrefix, int threads) {
-    ScheduledExecutorService s = Executors.newScheduledThreadPool(threads,
-        new NamedThreadFactory(threadPrefix));
-    own(new Owned("executor " + threadPrefix, () -> {
-      s.shutdownNow();
-      s.awaitTermination(GRACE.toMillis(), TimeUnit.MILLISECONDS);
-    }));
+    ScheduledExecutorService s =
+        Executors.newScheduledThreadPool(threads, new NamedThreadFactory(threadPrefix));
+    own(
+        new Owned(
+            "executor " + threadPrefix,
+            () -> {
+              s.shutdownNow();
+              s.awaitTermination(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }));
     return s;
   }
 
@@ -140,8 +146,8 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * What every daemon registers: name {@code kind@host}, the kind, address
-   * {@code advertise:port} and attribute {@code host}; callers add their own.
+   * What every daemon registers: name {@code kind@host}, the kind, address {@code advertise:port}
+   * and attribute {@code host}; callers add their own.
    */
   public Registration.Builder registration(String kind, String host, String advertise) {
     return Registration.newBuilder()
@@ -152,13 +158,16 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * Registers with the nameserver and keeps the lease renewed on {@code scheduler}; on shutdown
-   * the registration is removed, unless {@code unregisterOnClose} is false.
+   * Registers with the nameserver and keeps the lease renewed on {@code scheduler}; on shutdown the
+   * registration is removed, unless {@code unregisterOnClose} is false.
    */
-  public Registrar register(ManagedChannel nameserver, Registration registration, Duration ttl,
-      ScheduledExecutorService scheduler, boolean unregisterOnClose) {
-    Registrar r = own(new Registrar(nameserver, registration, ttl, scheduler,
-        unregisterOnClose));
+  public Registrar register(
+      ManagedChannel nameserver,
+      Registration registration,
+      Duration ttl,
+      ScheduledExecutorService scheduler,
+      boolean unregisterOnClose) {
+    Registrar r = own(new Registrar(nameserver, registration, ttl, scheduler, unregisterOnClose));
     r.start();
     return r;
   }

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.netweather.runtime.metrics.RpcMetrics;
 
 /**
- * The gRPC server every daemon runs, started and stopped by its {@link Daemon}: its services
- * plus health and reflection, every call counted and timed ({@link RpcMetrics}, labelled with the
+ * The gRPC server every daemon runs, started and stopped by its {@link Daemon}: its services plus
+ * health and reflection, every call counted and timed ({@link RpcMetrics}, labelled with the
  * daemon's name). The builder is passed in so tests can use an in-process one.
  */
 final class DaemonServer {
@@ -37,8 +37,8 @@ final class DaemonServer {
   }
 
   /**
-   * The bound port; useful when the daemon was asked for port 0. An in-process server has no
-   * port and reports 0, so its advertised {@code name:0} address is still well-formed.
+   * The bound port; useful when the daemon was asked for port 0. An in-process server has no port
+   * and reports 0, so its advertised {@code name:0} address is still well-formed.
    */
   int getPort() {
     return Math.max(0, server.getPort());

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps one daemon registered with the nameserver: registers, heartbeats every third of the TTL,
  * and registers again whenever the nameserver has forgotten the lease (it expired, or the
- * nameserver lost it). A nameserver that is down is retried at the heartbeat pace; the daemon
- * keeps working meanwhile.
+ * nameserver lost it). A nameserver that is down is retried at the heartbeat pace; the daemon keeps
+ * working meanwhile.
  *
  * <p>Thread-safety: all work runs on the injected scheduler.
  */
@@ -40,11 +40,15 @@ public final class Registrar implements AutoCloseable {
   /**
    * @param channel to the nameserver; not owned
    * @param scheduler runs the heartbeats; not owned
-   * @param unregisterOnClose false for daemons whose restart should not look like a departure
-   *     (a memory-host's series move when its registration goes)
+   * @param unregisterOnClose false for daemons whose restart should not look like a departure (a
+   *     memory-host's series move when its registration goes)
    */
-  public Registrar(Channel channel, Registration registration, Duration ttl,
-      ScheduledExecutorService scheduler, boolean unregisterOnClose) {
+  public Registrar(
+      Channel channel,
+      Registration registration,
+      Duration ttl,
+      ScheduledExecutorService scheduler,
+      boolean unregisterOnClose) {
     this.stub = NameserverGrpc.newBlockingStub(channel);
     this.registration = registration;
     this.ttl = ttl;
@@ -75,14 +79,19 @@ public final class Registrar implements AutoCloseable {
           log.info("nameserver forgot lease of {}; registering again", registration.getName());
         }
       }
-      RegisterResponse r = stub.withDeadlineAfter(RPC_DEADLINE_MS, TimeUnit.MILLISECONDS)
-          .register(RegisterRequest.newBuilder()
-              .setRegistration(registration)
-              .setTtlSeconds(Math.max(1, ttl.toSeconds()))
-              .build());
+      RegisterResponse r =
+          stub.withDeadlineAfter(RPC_DEADLINE_MS, TimeUnit.MILLISECONDS)
+              .register(
+                  RegisterRequest.newBuilder()
+                      .setRegistration(registration)
+                      .setTtlSeconds(Math.max(1, ttl.toSeconds()))
+                      .build());
       leaseId = r.getLeaseId();
       if (!registered) {
-        log.info("registered {} ({}) at {}", registration.getName(), registration.getKind(),
+        log.info(
+            "registered {} ({}) at {}",
+            registration.getName(),
+            registration.getKind(),
             registration.getAddress());
       }
       registered = true;

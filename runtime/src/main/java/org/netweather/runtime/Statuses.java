@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a unary rpc body and maps its failures to a status: {@link IllegalArgumentException} is
- * the caller's fault (INVALID_ARGUMENT), a {@link StatusRuntimeException} passes through, and
- * anything else is logged and reported as INTERNAL without leaking a stack trace.
+ * Runs a unary rpc body and maps its failures to a status: {@link IllegalArgumentException} is the
+ * caller's fault (INVALID_ARGUMENT), a {@link StatusRuntimeException} passes through, and anything
+ * else is logged and reported as INTERNAL without leaking a stack trace.
  */
 public final class Statuses {
   private static final Logger log = LoggerFactory.getLogger(Statuses.class);

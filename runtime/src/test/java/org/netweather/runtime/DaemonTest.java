@@ -32,22 +32,30 @@ class DaemonTest {
   void start_servesHealthAndReflection_closeStopsServerThenOwnedInReverse() throws Exception {
     String name = InProcessServerBuilder.generateName();
     List<String> closed = new ArrayList<>();
-    Daemon daemon = Daemon.start("test", InProcessServerBuilder.forName(name), d -> {
-      d.own(() -> closed.add("first"));
-      d.serve(List.of());
-      d.own(() -> closed.add("second"));
-      return d;
-    });
+    Daemon daemon =
+        Daemon.start(
+            "test",
+            InProcessServerBuilder.forName(name),
+            d -> {
+              d.own(() -> closed.add("first"));
+              d.serve(List.of());
+              d.own(() -> closed.add("second"));
+              return d;
+            });
     ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
     try {
-      assertEquals(ServingStatus.SERVING, HealthGrpc.newBlockingStub(ch)
-          .check(HealthCheckRequest.getDefaultInstance()).getStatus());
+      assertEquals(
+          ServingStatus.SERVING,
+          HealthGrpc.newBlockingStub(ch)
+              .check(HealthCheckRequest.getDefaultInstance())
+              .getStatus());
       assertTrue(listServices(ch).contains("grpc.health.v1.Health"));
       assertEquals(0, daemon.port()); // in process
       daemon.close();
       assertEquals(List.of("second", "first"), closed);
-      assertThrows(StatusRuntimeException.class, () -> HealthGrpc.newBlockingStub(ch)
-          .check(HealthCheckRequest.getDefaultInstance()));
+      assertThrows(
+          StatusRuntimeException.class,
+          () -> HealthGrpc.newBlockingStub(ch).check(HealthCheckRequest.getDefaultInstance()));
       daemon.close(); // a second close does nothing
       assertEquals(2, closed.size());
     } finally {
@@ -61,34 +69,49 @@ class DaemonTest {
     List<String> closed = new ArrayList<>();
     ScheduledExecutorService[] pool = new ScheduledExecutorService[1];
     ManagedChannel[] peer = new ManagedChannel[1];
-    IOException e = assertThrows(IOException.class,
-        () -> Daemon.start("test", InProcessServerBuilder.forName(name),
-            a -> InProcessChannelBuilder.forName(a).build(), d -> {
-              pool[0] = d.scheduler("test-sched", 1);
-              peer[0] = d.channel("peer");
-              d.own(() -> closed.add("store"));
-              d.serve(List.of());
-              throw new IOException("registration refused");
-            }));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                Daemon.start(
+                    "test",
+                    InProcessServerBuilder.forName(name),
+                    a -> InProcessChannelBuilder.forName(a).build(),
+                    d -> {
+                      pool[0] = d.scheduler("test-sched", 1);
+                      peer[0] = d.channel("peer");
+                      d.own(() -> closed.add("store"));
+                      d.serve(List.of());
+                      throw new IOException("registration refused");
+                    }));
 
     assertEquals("registration refused", e.getMessage());
     assertEquals(List.of("store"), closed);
     assertTrue(pool[0].isShutdown());
     assertTrue(peer[0].isShutdown());
     // The name is free again: the server was stopped too.
-    assertDoesNotThrow(() -> Daemon.start("again", InProcessServerBuilder.forName(name), d -> {
-      d.serve(List.of());
-      return d;
-    }).close());
+    assertDoesNotThrow(
+        () ->
+            Daemon.start(
+                    "again",
+                    InProcessServerBuilder.forName(name),
+                    d -> {
+                      d.serve(List.of());
+                      return d;
+                    })
+                .close());
   }
 
   @Test
   void registration_carriesKindHostAndAdvertisedPort() throws Exception {
-    try (Daemon daemon = Daemon.start("test",
-        InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), d -> {
-          d.serve(List.of());
-          return d;
-        })) {
+    try (Daemon daemon =
+        Daemon.start(
+            "test",
+            InProcessServerBuilder.forName(InProcessServerBuilder.generateName()),
+            d -> {
+              d.serve(List.of());
+              return d;
+            })) {
       Registration r = daemon.registration("sensor", "alpha", "10.0.0.1").build();
       assertEquals("sensor@alpha", r.getName());
       assertEquals("sensor", r.getKind());
@@ -103,24 +126,28 @@ class DaemonTest {
     List<String> names = new ArrayList<>();
     CountDownLatch done = new CountDownLatch(1);
     AtomicBoolean failed = new AtomicBoolean();
-    StreamObserver<ServerReflectionRequest> req = ServerReflectionGrpc.newStub(ch)
-        .serverReflectionInfo(new StreamObserver<ServerReflectionResponse>() {
-          @Override
-          public void onNext(ServerReflectionResponse r) {
-            r.getListServicesResponse().getServiceList().forEach(s -> names.add(s.getName()));
-          }
+    StreamObserver<ServerReflectionRequest> req =
+        ServerReflectionGrpc.newStub(ch)
+            .serverReflectionInfo(
+                new StreamObserver<ServerReflectionResponse>() {
+                  @Override
+                  public void onNext(ServerReflectionResponse r) {
+                    r.getListServicesResponse()
+                        .getServiceList()
+                        .forEach(s -> names.add(s.getName()));
+                  }
 
-          @Override
-          public void onError(Throwable t) {
-            failed.set(true);
-            done.countDown();
-          }
+                  @Override
+                  public void onError(Throwable t) {
+                    failed.set(true);
+                    done.countDown();
+                  }
 
-          @Override
-          public void onCompleted() {
-            done.countDown();
-          }
-        });
+                  @Override
+                  public void onCompleted() {
+                    done.countDown();
+                  }
+                });
     req.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build());
     req.onCompleted();
     assertTrue(done.await(5, TimeUnit.SECONDS));

@@ -1,12 +1,12 @@
 /**
  * Scheduler plugins: schedulers that place work using NetWeather forecasts.
  *
- * <p>The algorithms live in subpackages and are pure functions of a resource snapshot
- * ({@link org.netweather.scheduler.frame}): no gRPC inside them, so every one is testable from a
- * table in its paper. Live data comes only through {@code org.netweather.client.NetWeatherClient}
- * (a cluster snapshot from a proxy), and the {@code nws schedule} commands that run them live in
- * the {@code cli} module ({@code org.netweather.cli.schedule}), found there by
- * {@link java.util.ServiceLoader}. Simulators, the Jacobi demonstrator and the example swapping
+ * <p>The algorithms live in subpackages and are pure functions of a resource snapshot ({@link
+ * org.netweather.scheduler.frame}): no gRPC inside them, so every one is testable from a table in
+ * its paper. Live data comes only through {@code org.netweather.client.NetWeatherClient} (a cluster
+ * snapshot from a proxy), and the {@code nws schedule} commands that run them live in the {@code
+ * cli} module ({@code org.netweather.cli.schedule}), found there by {@link
+ * java.util.ServiceLoader}. Simulators, the Jacobi demonstrator and the example swapping
  * application are in the {@code scheduler-sim} module.
  *
  * <ul>

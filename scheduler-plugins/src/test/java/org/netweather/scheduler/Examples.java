@@ -15,7 +15,7 @@ public final class Examples {
         return candidate;
       }
     }
-    throw new IllegalStateException("examples/" + relative + " not found above "
-        + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "examples/" + relative + " not found above " + Path.of("").toAbsolutePath());
   }
 }

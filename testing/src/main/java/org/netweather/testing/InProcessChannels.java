@@ -12,7 +12,6 @@ public final class InProcessChannels {
 
   /** A channel to the in-process server named by the host part of {@code host:port}. */
   public static ManagedChannel forAddress(String address) {
-    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':')))
-        .build();
+    return InProcessChannelBuilder.forName(address.substring(0, address.lastIndexOf(':'))).build();
   }
 }

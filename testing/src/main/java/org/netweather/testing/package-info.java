@@ -1,2 +1,4 @@
-/** Test support: in-process gRPC servers and channels that are closed after each test, fake clocks. */
+/**
+ * Test support: in-process gRPC servers and channels that are closed after each test, fake clocks.
+ */
 package org.netweather.testing;

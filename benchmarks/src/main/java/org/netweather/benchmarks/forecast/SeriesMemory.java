@@ -9,17 +9,17 @@ import org.netweather.forecaster.SeriesForecasts;
 import org.netweather.forecaster.battery.BatteryLayout;
 
 /**
- * Memory the forecaster keeps per series: creates N series with a few points each in a
- * {@link SeriesForecasts} (what the daemon holds per series: battery, series handle, map
- * entry) and prints the growth of RSS and of the heap after GC, per series, beside the
- * battery's own estimate. Fix the heap so that RSS means something:
+ * Memory the forecaster keeps per series: creates N series with a few points each in a {@link
+ * SeriesForecasts} (what the daemon holds per series: battery, series handle, map entry) and prints
+ * the growth of RSS and of the heap after GC, per series, beside the battery's own estimate. Fix
+ * the heap so that RSS means something:
  *
  * <pre>
  *   BENCH_JAVA_OPTS='-Xms4g -Xmx4g' benchmarks/run forecast.SeriesMemory [SERIES [POINTS]]
  * </pre>
  *
- * <p>Result (OpenJDK 17, G1, -Xms4g -Xmx4g, 100 000 series, 5 points each, batch ingest):
- * RSS 24.2 KiB per series, heap after GC 20.5 KiB, battery estimate 19.1 KiB.
+ * <p>Result (OpenJDK 17, G1, -Xms4g -Xmx4g, 100 000 series, 5 points each, batch ingest): RSS 24.2
+ * KiB per series, heap after GC 20.5 KiB, battery estimate 19.1 KiB.
  */
 public final class SeriesMemory {
   private SeriesMemory() {}
@@ -45,9 +45,14 @@ public final class SeriesMemory {
     forecasts.apply(batch);
     long heap1 = heapAfterGc();
     long rss1 = rss();
-    System.out.printf(Locale.ROOT, "%d series, %d points each: RSS %.1f KiB/series, heap after"
-        + " GC %.1f KiB/series, battery estimate %.1f KiB%n", forecasts.size(), points,
-        (rss1 - rss0) / 1024.0 / series, (heap1 - heap0) / 1024.0 / series,
+    System.out.printf(
+        Locale.ROOT,
+        "%d series, %d points each: RSS %.1f KiB/series, heap after"
+            + " GC %.1f KiB/series, battery estimate %.1f KiB%n",
+        forecasts.size(),
+        points,
+        (rss1 - rss0) / 1024.0 / series,
+        (heap1 - heap0) / 1024.0 / series,
         layout.stateBytesPerSeries() / 1024.0);
   }
 

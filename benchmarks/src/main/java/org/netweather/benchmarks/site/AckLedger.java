@@ -25,11 +25,11 @@ import org.netweather.api.v1.SeriesPoints;
 
 /**
  * Sees every Append the simulated sensors' deliveries make (an interceptor on their memory-host
- * channels) and keeps the books: per series, the measurements acknowledged (a re-sent point
- * whose first ack was lost is counted once, by timestamp, since each series' points are
- * delivered oldest first from a single spool); per phase, ack latency from the instant the
- * measurement was due, the longest time without an ack, and failed calls; for the sample that
- * is read back at the end, every acknowledged timestamp.
+ * channels) and keeps the books: per series, the measurements acknowledged (a re-sent point whose
+ * first ack was lost is counted once, by timestamp, since each series' points are delivered oldest
+ * first from a single spool); per phase, ack latency from the instant the measurement was due, the
+ * longest time without an ack, and failed calls; for the sample that is read back at the end, every
+ * acknowledged timestamp.
  */
 final class AckLedger implements ClientInterceptor {
   private static final String APPEND = MemoryHostGrpc.getAppendMethod().getFullMethodName();
@@ -56,7 +56,11 @@ final class AckLedger implements ClientInterceptor {
   private long markNanos = Long.MAX_VALUE;
   private long firstAckAfterMark;
 
-  AckLedger(SitePlan plan, SimClock clock, LongSupplier nanos, List<Integer> sample,
+  AckLedger(
+      SitePlan plan,
+      SimClock clock,
+      LongSupplier nanos,
+      List<Integer> sample,
       ForecastDelay forecastDelay) {
     this.plan = plan;
     this.clock = clock;
@@ -122,13 +126,15 @@ final class AckLedger implements ClientInterceptor {
   }
 
   synchronized String books() {
-    return String.format("sent in Append calls %d (re-sent after a lost ack: %d), stored by "
-        + "the memory-host's answers %d, duplicates %d, points of unknown series %d, failed "
-        + "calls %s", sentPoints, reAcked, stored, duplicates, foreign, failures);
+    return String.format(
+        "sent in Append calls %d (re-sent after a lost ack: %d), stored by "
+            + "the memory-host's answers %d, duplicates %d, points of unknown series %d, failed "
+            + "calls %s",
+        sentPoints, reAcked, stored, duplicates, foreign, failures);
   }
 
-  private synchronized void onAck(AppendRequest request, AppendResponse response, long started,
-      long now) {
+  private synchronized void onAck(
+      AppendRequest request, AppendResponse response, long started, long now) {
     phase.call.record((now - started) / 1000);
     if (response != null) {
       stored += response.getStored();
@@ -180,8 +186,8 @@ final class AckLedger implements ClientInterceptor {
   }
 
   @Override
-  public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method,
-      CallOptions options, Channel next) {
+  public <Q, R> ClientCall<Q, R> interceptCall(
+      MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
     ClientCall<Q, R> call = next.newCall(method, options);
     if (!method.getFullMethodName().equals(APPEND)) {
       return call;
@@ -200,32 +206,33 @@ final class AckLedger implements ClientInterceptor {
       @Override
       public void start(Listener<R> listener, Metadata headers) {
         started = nanos.getAsLong();
-        super.start(new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(
-            listener) {
-          @Override
-          public void onMessage(R message) {
-            response = (AppendResponse) message;
-            super.onMessage(message);
-          }
-
-          @Override
-          public void onClose(Status status, Metadata trailers) {
-            long now = nanos.getAsLong();
-            int points = 0;
-            if (request != null) {
-              for (SeriesPoints b : request.getBatchesList()) {
-                points += b.getPointsCount();
+        super.start(
+            new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+              @Override
+              public void onMessage(R message) {
+                response = (AppendResponse) message;
+                super.onMessage(message);
               }
-            }
-            if (status.isOk() && request != null) {
-              onSent(points);
-              onAck(request, response, started, now);
-            } else {
-              onFailure(status, points);
-            }
-            super.onClose(status, trailers);
-          }
-        }, headers);
+
+              @Override
+              public void onClose(Status status, Metadata trailers) {
+                long now = nanos.getAsLong();
+                int points = 0;
+                if (request != null) {
+                  for (SeriesPoints b : request.getBatchesList()) {
+                    points += b.getPointsCount();
+                  }
+                }
+                if (status.isOk() && request != null) {
+                  onSent(points);
+                  onAck(request, response, started, now);
+                } else {
+                  onFailure(status, points);
+                }
+                super.onClose(status, trailers);
+              }
+            },
+            headers);
       }
     };
   }

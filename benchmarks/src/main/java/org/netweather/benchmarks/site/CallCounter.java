@@ -15,8 +15,8 @@ final class CallCounter implements ClientInterceptor {
   private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
 
   @Override
-  public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method,
-      CallOptions options, Channel next) {
+  public <Q, R> ClientCall<Q, R> interceptCall(
+      MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
     calls.computeIfAbsent(method.getBareMethodName(), k -> new LongAdder()).increment();
     return next.newCall(method, options);
   }

@@ -40,10 +40,11 @@ final class DaemonProcess {
   }
 
   void start() throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(List.of(home.resolve("bin/nws").toString(), role,
-        "--config", config.toString()))
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                List.of(home.resolve("bin/nws").toString(), role, "--config", config.toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     // The daemons run what is built; they must not each start a build of their own.
     pb.environment().remove("NWS_REBUILD");
     process = pb.start();
@@ -89,8 +90,8 @@ final class DaemonProcess {
     if (dataDir == null || !Files.isDirectory(dataDir)) {
       return -1;
     }
-    Process du = new ProcessBuilder("du", "-s", "-B1", dataDir.toString())
-        .redirectErrorStream(true).start();
+    Process du =
+        new ProcessBuilder("du", "-s", "-B1", dataDir.toString()).redirectErrorStream(true).start();
     String out = new String(du.getInputStream().readAllBytes()).trim();
     du.waitFor();
     return Long.parseLong(out.split("\\s+")[0]);

@@ -17,8 +17,8 @@ import org.netweather.client.Subscription;
 /**
  * Append-to-forecast delay of a sample of series: the time from the memory-host's ack of a
  * measurement to the forecaster serving (on its WatchForecasts stream) a forecast whose last
- * measurement is that one or a later one. A forecast seen before the ack counts as no delay.
- * The stream is re-opened 250 ms after it ends (the forecaster restarts in one phase).
+ * measurement is that one or a later one. A forecast seen before the ack counts as no delay. The
+ * stream is re-opened 250 ms after it ends (the forecaster restarts in one phase).
  */
 final class ForecastDelay {
   private record Pending(long ts, long ackNanos, Phase phase) {}
@@ -63,27 +63,32 @@ final class ForecastDelay {
     if (closed) {
       return;
     }
-    Runnable again = () -> scheduler.schedule(() -> subscribe(client, scheduler), 250,
-        TimeUnit.MILLISECONDS);
+    Runnable again =
+        () -> scheduler.schedule(() -> subscribe(client, scheduler), 250, TimeUnit.MILLISECONDS);
     try {
-      subscription = client.watchForecasts(names, Criterion.CRITERION_MSE,
-          new StreamObserver<ForecastUpdate>() {
-            @Override
-            public void onNext(ForecastUpdate u) {
-              seen(u.getForecast().getSeries(), u.getForecast().getLast().getTimestampMs(),
-                  nanos.getAsLong());
-            }
+      subscription =
+          client.watchForecasts(
+              names,
+              Criterion.CRITERION_MSE,
+              new StreamObserver<ForecastUpdate>() {
+                @Override
+                public void onNext(ForecastUpdate u) {
+                  seen(
+                      u.getForecast().getSeries(),
+                      u.getForecast().getLast().getTimestampMs(),
+                      nanos.getAsLong());
+                }
 
-            @Override
-            public void onError(Throwable t) {
-              again.run();
-            }
+                @Override
+                public void onError(Throwable t) {
+                  again.run();
+                }
 
-            @Override
-            public void onCompleted() {
-              again.run();
-            }
-          });
+                @Override
+                public void onCompleted() {
+                  again.run();
+                }
+              });
     } catch (RuntimeException e) {
       again.run(); // no forecaster registered yet
     }

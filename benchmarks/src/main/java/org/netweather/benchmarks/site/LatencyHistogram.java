@@ -1,8 +1,8 @@
 package org.netweather.benchmarks.site;
 
 /**
- * Latencies in microseconds in log-linear buckets (64 per power of two, so a percentile is off
- * by under 1.6 %), with the exact maximum. Not thread-safe: callers hold their own lock.
+ * Latencies in microseconds in log-linear buckets (64 per power of two, so a percentile is off by
+ * under 1.6 %), with the exact maximum. Not thread-safe: callers hold their own lock.
  */
 final class LatencyHistogram {
   private static final int SUB = 64;

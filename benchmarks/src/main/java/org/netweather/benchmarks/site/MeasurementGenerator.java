@@ -11,12 +11,12 @@ import org.netweather.sensor.spool.SpoolRecord;
 
 /**
  * Produces every simulated host's measurements on the simulated clock, the way a sensor's
- * activities and clique token produce them: {@code cpu.availability} and {@code memory.free}
- * every 10 s at a per-host phase; and, once per 60 s clique period, in the host's turn (its
- * place in the clique's token order), {@code tcp.latency}, {@code tcp.bandwidth} and
- * {@code tcp.connect} to each peer its clique poll found, one peer after another. Each reading
- * is spooled as the sensor's Recorder does (all of a spool's readings due in one pass go in one
- * durable append) and its Delivery nudged.
+ * activities and clique token produce them: {@code cpu.availability} and {@code memory.free} every
+ * 10 s at a per-host phase; and, once per 60 s clique period, in the host's turn (its place in the
+ * clique's token order), {@code tcp.latency}, {@code tcp.bandwidth} and {@code tcp.connect} to each
+ * peer its clique poll found, one peer after another. Each reading is spooled as the sensor's
+ * Recorder does (all of a spool's readings due in one pass go in one durable append) and its
+ * Delivery nudged.
  */
 final class MeasurementGenerator implements Runnable {
   private static final int CPU = 0;
@@ -50,8 +50,13 @@ final class MeasurementGenerator implements Runnable {
   private final List<Integer> touched = new ArrayList<>();
   private volatile boolean stopped;
 
-  MeasurementGenerator(SitePlan plan, SimulatedSite site, SimClock clock, AckLedger ledger,
-      ValueModel values, Random random) {
+  MeasurementGenerator(
+      SitePlan plan,
+      SimulatedSite site,
+      SimClock clock,
+      AckLedger ledger,
+      ValueModel values,
+      Random random) {
     this.plan = plan;
     this.site = site;
     this.clock = clock;
@@ -112,8 +117,10 @@ final class MeasurementGenerator implements Runnable {
       }
       touched.clear();
       ledger.offered(produced);
-      long wait = timers.isEmpty() ? MAX_SLEEP_NANOS
-          : clock.realNanosOf(timers.peek().due) - System.nanoTime();
+      long wait =
+          timers.isEmpty()
+              ? MAX_SLEEP_NANOS
+              : clock.realNanosOf(timers.peek().due) - System.nanoTime();
       LockSupport.parkNanos(Math.max(200_000, Math.min(MAX_SLEEP_NANOS, wait)));
     }
   }

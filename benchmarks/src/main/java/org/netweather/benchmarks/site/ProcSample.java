@@ -36,8 +36,8 @@ record ProcSample(long cpuMicros, long rssBytes, long descriptors, long nanos) {
       try (Stream<Path> s = Files.list(proc.resolve("fd"))) {
         fds = s.count();
       }
-      return new ProcSample(ticks * 1_000_000 / TICKS_PER_SECOND, rssKb * 1024, fds,
-          System.nanoTime());
+      return new ProcSample(
+          ticks * 1_000_000 / TICKS_PER_SECOND, rssKb * 1024, fds, System.nanoTime());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read /proc of process " + pid, e);
     }

@@ -6,9 +6,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The site's simulated time: starts in the past and runs at a settable rate (10x while filling,
- * then 1x), so measurements carry simulated timestamps that never pass the real clock. It maps
- * a simulated timestamp back to the real instant it was due, which is where ack and forecast
- * delays are measured from.
+ * then 1x), so measurements carry simulated timestamps that never pass the real clock. It maps a
+ * simulated timestamp back to the real instant it was due, which is where ack and forecast delays
+ * are measured from.
  */
 final class SimClock {
   private record Segment(long realNanos, long simMs, double rate) {}

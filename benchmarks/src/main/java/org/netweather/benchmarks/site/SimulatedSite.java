@@ -28,18 +28,18 @@ import org.netweather.sensor.spool.Spool;
 import org.netweather.sensor.spool.SpoolOptions;
 
 /**
- * The sensors of every simulated host, in this one process. Each host registers as a sensor
- * does (kind {@code sensor}, attributes {@code host}, {@code probe}, {@code cluster}) and keeps
- * its lease with the runtime's own {@link Registrar}; polls its cliques as the sensor's
- * CliqueWatcher does (ListCliques for its host, then Search {@code (kind=sensor)} to refresh
- * peers); and spools what {@link MeasurementGenerator} produces, delivered by the sensor's own
- * {@link Delivery} (batches of up to 1 000, a nudge after each spooled reading, a pass every
- * second, the same back-off).
+ * The sensors of every simulated host, in this one process. Each host registers as a sensor does
+ * (kind {@code sensor}, attributes {@code host}, {@code probe}, {@code cluster}) and keeps its
+ * lease with the runtime's own {@link Registrar}; polls its cliques as the sensor's CliqueWatcher
+ * does (ListCliques for its host, then Search {@code (kind=sensor)} to refresh peers); and spools
+ * what {@link MeasurementGenerator} produces, delivered by the sensor's own {@link Delivery}
+ * (batches of up to 1 000, a nudge after each spooled reading, a pass every second, the same
+ * back-off).
  *
  * <p>Hosts share spools, Deliveries and channels when there are more hosts than {@code --spools}
- * and {@code --connections}: a spool holds two descriptors, and a JVM here may hold 20 000, so
- * 10 000 hosts cannot each have one; and a real sensor's fsync per reading lands on its own
- * disk, not on the machine being measured, which is why the spools live on tmpfs by default.
+ * and {@code --connections}: a spool holds two descriptors, and a JVM here may hold 20 000, so 10
+ * 000 hosts cannot each have one; and a real sensor's fsync per reading lands on its own disk, not
+ * on the machine being measured, which is why the spools live on tmpfs by default.
  */
 final class SimulatedSite implements AutoCloseable {
   /** Spool bound per host: over 3 hours of its measurements at real rate. */
@@ -57,28 +57,42 @@ final class SimulatedSite implements AutoCloseable {
   private final AtomicReferenceArray<String[]> peers;
   private final CountDownLatch firstPolls;
 
-  SimulatedSite(SiteOptions options, SitePlan plan, String nameserver, AckLedger ledger,
-      CallCounter nameserverCalls) throws IOException {
+  SimulatedSite(
+      SiteOptions options,
+      SitePlan plan,
+      String nameserver,
+      AckLedger ledger,
+      CallCounter nameserverCalls)
+      throws IOException {
     this.options = options;
     this.plan = plan;
-    this.scheduler = Executors.newScheduledThreadPool(options.threads(),
-        new NamedThreadFactory("site"));
+    this.scheduler =
+        Executors.newScheduledThreadPool(options.threads(), new NamedThreadFactory("site"));
     for (int g = 0; g < options.connections(); g++) {
-      ManagedChannel ns = NettyChannelBuilder.forTarget(nameserver).usePlaintext()
-          .intercept(nameserverCalls).build();
+      ManagedChannel ns =
+          NettyChannelBuilder.forTarget(nameserver)
+              .usePlaintext()
+              .intercept(nameserverCalls)
+              .build();
       channels.add(ns);
       // As the sensor builds it: one try per call, the spool retries until acknowledged.
-      clients.add(NetWeatherClient.forChannel(ns).deadline(Duration.ofSeconds(10))
-          .maxAttempts(1).channels(a -> NettyChannelBuilder.forTarget(a).usePlaintext()
-              .intercept(ledger).build()).build());
+      clients.add(
+          NetWeatherClient.forChannel(ns)
+              .deadline(Duration.ofSeconds(10))
+              .maxAttempts(1)
+              .channels(
+                  a -> NettyChannelBuilder.forTarget(a).usePlaintext().intercept(ledger).build())
+              .build());
     }
     spools = new Spool[options.spools()];
     deliveries = new Delivery[options.spools()];
     nudgeQueued = new AtomicBoolean[options.spools()];
-    long perSpool = SPOOL_BYTES_PER_HOST * ((plan.hostCount() + options.spools() - 1) / options.spools());
+    long perSpool =
+        SPOOL_BYTES_PER_HOST * ((plan.hostCount() + options.spools() - 1) / options.spools());
     for (int s = 0; s < spools.length; s++) {
-      spools[s] = Spool.open(options.spoolDir().resolve(String.format("s%05d", s)),
-          SpoolOptions.of(perSpool));
+      spools[s] =
+          Spool.open(
+              options.spoolDir().resolve(String.format("s%05d", s)), SpoolOptions.of(perSpool));
       deliveries[s] = new Delivery(spools[s], clients.get(s % clients.size()), scheduler);
       nudgeQueued[s] = new AtomicBoolean();
     }
@@ -107,10 +121,11 @@ final class SimulatedSite implements AutoCloseable {
   /** Asks for a delivery of spool {@code s}; at most one such request waits at a time. */
   void nudge(int s) {
     if (nudgeQueued[s].compareAndSet(false, true) && !scheduler.isShutdown()) {
-      scheduler.execute(() -> {
-        nudgeQueued[s].set(false);
-        deliveries[s].nudge();
-      });
+      scheduler.execute(
+          () -> {
+            nudgeQueued[s].set(false);
+            deliveries[s].nudge();
+          });
     }
   }
 
@@ -119,25 +134,38 @@ final class SimulatedSite implements AutoCloseable {
     CountDownLatch registered = new CountDownLatch(plan.hostCount());
     for (int h = 0; h < plan.hostCount(); h++) {
       String host = plan.host(h);
-      Registration reg = Registration.newBuilder().setName("sensor@" + host).setKind("sensor")
-          .setAddress("localhost:9").putAttributes("host", host)
-          .putAttributes("probe", "localhost:9").putAttributes("cluster", plan.cluster(h))
-          .build();
-      Registrar r = new Registrar(channels.get(h % channels.size()), reg,
-          Duration.ofSeconds(options.ttlSeconds()), scheduler, false);
+      Registration reg =
+          Registration.newBuilder()
+              .setName("sensor@" + host)
+              .setKind("sensor")
+              .setAddress("localhost:9")
+              .putAttributes("host", host)
+              .putAttributes("probe", "localhost:9")
+              .putAttributes("cluster", plan.cluster(h))
+              .build();
+      Registrar r =
+          new Registrar(
+              channels.get(h % channels.size()),
+              reg,
+              Duration.ofSeconds(options.ttlSeconds()),
+              scheduler,
+              false);
       registrars.add(r);
-      scheduler.execute(() -> {
-        r.start();
-        registered.countDown();
-      });
+      scheduler.execute(
+          () -> {
+            r.start();
+            registered.countDown();
+          });
     }
     registered.await();
     for (int h = 0; h < plan.hostCount(); h++) {
       int host = h;
       NameserverGrpc.NameserverBlockingStub stub =
           NameserverGrpc.newBlockingStub(channels.get(h % channels.size()));
-      scheduler.scheduleWithFixedDelay(() -> poll(host, stub),
-          (long) (random.nextDouble() * options.cliquePollMs()), options.cliquePollMs(),
+      scheduler.scheduleWithFixedDelay(
+          () -> poll(host, stub),
+          (long) (random.nextDouble() * options.cliquePollMs()),
+          options.cliquePollMs(),
           TimeUnit.MILLISECONDS);
     }
     for (Delivery d : deliveries) {
@@ -154,9 +182,10 @@ final class SimulatedSite implements AutoCloseable {
     String self = plan.host(h);
     List<String> found = new ArrayList<>();
     try {
-      for (Clique c : stub.withDeadlineAfter(3, TimeUnit.SECONDS)
-          .listCliques(ListCliquesRequest.newBuilder().setHost(self).build())
-          .getCliquesList()) {
+      for (Clique c :
+          stub.withDeadlineAfter(3, TimeUnit.SECONDS)
+              .listCliques(ListCliquesRequest.newBuilder().setHost(self).build())
+              .getCliquesList()) {
         int at = c.getMembersList().indexOf(self);
         int n = c.getMembersCount();
         for (int k = 1; k < n; k++) {

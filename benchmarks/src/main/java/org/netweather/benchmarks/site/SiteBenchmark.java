@@ -17,33 +17,33 @@ import org.netweather.api.v1.Clique;
 import org.netweather.client.NetWeatherClient;
 
 /**
- * A whole site on this machine: N simulated hosts' sensors in this process against a
- * nameserver, a memory-host, a forecaster and a proxy, each its own {@code bin/nws} process.
- * Each host registers and heart-beats as a sensor does, polls its cliques, and produces
- * {@code cpu.availability} and {@code memory.free} every 10 s and {@code tcp.latency},
- * {@code tcp.bandwidth} and {@code tcp.connect} for every ordered pair of its 16-host clique
- * every 60 s (47 series and 0.95 measurements/s per host), spooled and delivered by the
- * sensor's own Spool and Delivery. See {@link SimulatedSite} for what is shared between hosts.
+ * A whole site on this machine: N simulated hosts' sensors in this process against a nameserver, a
+ * memory-host, a forecaster and a proxy, each its own {@code bin/nws} process. Each host registers
+ * and heart-beats as a sensor does, polls its cliques, and produces {@code cpu.availability} and
+ * {@code memory.free} every 10 s and {@code tcp.latency}, {@code tcp.bandwidth} and {@code
+ * tcp.connect} for every ordered pair of its 16-host clique every 60 s (47 series and 0.95
+ * measurements/s per host), spooled and delivered by the sensor's own Spool and Delivery. See
+ * {@link SimulatedSite} for what is shared between hosts.
  *
  * <p>Phases: fill at 10x real rate (simulated time starts in the past) until every series exists
- * and the spools' backlog is under one second of output; real rate for {@code --real} seconds,
- * over which CPU per measurement is taken; SIGKILL of the memory-host and a restart under load;
- * the same for the forecaster; drain; then the check that every acknowledged measurement is
- * stored exactly once ({@link SiteVerifier}). It prints per daemon CPU per measurement, RSS per
- * series, descriptors, disk per point and per series, restart time to serving; per phase
- * measurements acknowledged, ack latency p50/p99/max, the longest time without an ack and the
- * append-to-forecast delay; and the nameserver's calls per second.
+ * and the spools' backlog is under one second of output; real rate for {@code --real} seconds, over
+ * which CPU per measurement is taken; SIGKILL of the memory-host and a restart under load; the same
+ * for the forecaster; drain; then the check that every acknowledged measurement is stored exactly
+ * once ({@link SiteVerifier}). It prints per daemon CPU per measurement, RSS per series,
+ * descriptors, disk per point and per series, restart time to serving; per phase measurements
+ * acknowledged, ack latency p50/p99/max, the longest time without an ack and the append-to-forecast
+ * delay; and the nameserver's calls per second.
  *
  * <pre>
  *   benchmarks/run site.SiteBenchmark --hosts 200
  *   benchmarks/run site.SiteBenchmark --hosts 1000 --real 120
  * </pre>
  *
- * <p>Daemon JVM options come from {@code NWS_JAVA_OPTS}, as for bin/nws; logs and data stay
- * under {@code --dir} with {@code --keep true}.
+ * <p>Daemon JVM options come from {@code NWS_JAVA_OPTS}, as for bin/nws; logs and data stay under
+ * {@code --dir} with {@code --keep true}.
  *
- * <p>Results, 2-vCPU VM, ext4, shared with four other busy processes (load average 6 to 15,
- * so CPU and latency figures are upper bounds), 2026-11-23:
+ * <p>Results, 2-vCPU VM, ext4, shared with four other busy processes (load average 6 to 15, so CPU
+ * and latency figures are upper bounds), 2026-11-23:
  *
  * <pre>
  * benchmarks/run site --hosts 20 --real 20 --after-restart 15
@@ -98,10 +98,17 @@ public final class SiteBenchmark {
   }
 
   private void run() throws Exception {
-    System.out.printf(Locale.ROOT, "site: %d hosts, %d cliques, %d series, %.0f measurements/s "
-        + "at real rate; %d cores; data in %s, spools in %s%n", plan.hostCount(),
-        plan.cliques().size(), plan.series().size(), plan.measurementsPerSecond(),
-        Runtime.getRuntime().availableProcessors(), options.dir(), options.spoolDir());
+    System.out.printf(
+        Locale.ROOT,
+        "site: %d hosts, %d cliques, %d series, %.0f measurements/s "
+            + "at real rate; %d cores; data in %s, spools in %s%n",
+        plan.hostCount(),
+        plan.cliques().size(),
+        plan.series().size(),
+        plan.measurementsPerSecond(),
+        Runtime.getRuntime().availableProcessors(),
+        options.dir(),
+        options.spoolDir());
     SiteDaemons daemons = new SiteDaemons(home, options.dir(), options);
     NetWeatherClient admin = adminClient(daemons.nameserver.address());
     SimulatedSite site = null;
@@ -115,17 +122,17 @@ public final class SiteBenchmark {
       }
       Random random = new Random(options.seed());
       List<Integer> shuffled = sample(plan.series().size(), plan.series().size(), random);
-      List<Integer> verifySample = shuffled.subList(0,
-          Math.min(options.verifySample(), shuffled.size()));
-      List<Integer> followSample = shuffled.subList(0, Math.min(options.follow(),
-          shuffled.size()));
+      List<Integer> verifySample =
+          shuffled.subList(0, Math.min(options.verifySample(), shuffled.size()));
+      List<Integer> followSample = shuffled.subList(0, Math.min(options.follow(), shuffled.size()));
       // Far enough back that 10x never overtakes the real clock, even if filling takes long.
-      long simStart = System.currentTimeMillis()
-          - (long) (options.fillRate() * options.fillMaxSeconds() * 1000) - 600_000;
+      long simStart =
+          System.currentTimeMillis()
+              - (long) (options.fillRate() * options.fillMaxSeconds() * 1000)
+              - 600_000;
       SimClock clock = new SimClock(System::nanoTime, simStart, options.fillRate());
       forecastDelay = new ForecastDelay(plan, followSample, System::nanoTime);
-      AckLedger ledger = new AckLedger(plan, clock, System::nanoTime, verifySample,
-          forecastDelay);
+      AckLedger ledger = new AckLedger(plan, clock, System::nanoTime, verifySample, forecastDelay);
       CallCounter calls = new CallCounter();
       site = new SimulatedSite(options, plan, daemons.nameserver.address(), ledger, calls);
       SiteReport report = new SiteReport(plan, daemons, ledger, forecastDelay, calls);
@@ -134,15 +141,19 @@ public final class SiteBenchmark {
       if (!site.awaitFirstPolls(3 * options.cliquePollMs() + 30_000)) {
         System.out.println("warning: some hosts never heard of their cliques");
       }
-      System.out.printf(Locale.ROOT, "registered %d sensors and polled their cliques in %.1f s%n",
-          plan.hostCount(), (System.nanoTime() - t0) / 1e9);
-      generator = new MeasurementGenerator(plan, site, clock, ledger,
-          new ValueModel(options.seed()), random);
+      System.out.printf(
+          Locale.ROOT,
+          "registered %d sensors and polled their cliques in %.1f s%n",
+          plan.hostCount(),
+          (System.nanoTime() - t0) / 1e9);
+      generator =
+          new MeasurementGenerator(
+              plan, site, clock, ledger, new ValueModel(options.seed()), random);
       ledger.startPhase(Phase.FILL);
       generating = new Thread(generator, "site-generator");
       generating.start();
-      SitePhases phases = new SitePhases(options, plan, site, ledger, forecastDelay, daemons,
-          admin, report);
+      SitePhases phases =
+          new SitePhases(options, plan, site, ledger, forecastDelay, daemons, admin, report);
       phases.fill(clock);
       phases.real(clock);
       phases.restartMemoryHost();
@@ -153,8 +164,9 @@ public final class SiteBenchmark {
       ledger.endPhases();
       forecastDelay.close();
       System.out.println("verifying ...");
-      report.verified(new SiteVerifier(plan, ledger, new ValueModel(options.seed()), admin)
-          .verify(verifySample));
+      report.verified(
+          new SiteVerifier(plan, ledger, new ValueModel(options.seed()), admin)
+              .verify(verifySample));
       report.finalDisk();
       report.sensors(site.dropped());
       report.print(System.out, options);
@@ -195,13 +207,22 @@ public final class SiteBenchmark {
 
   static NetWeatherClient adminClient(String nameserver) {
     // Large answers (ListSeries per hundred hosts, forecasts in chunks) need room.
-    return NetWeatherClient.forAddress(nameserver).deadline(Duration.ofSeconds(60))
-        .channels(a -> NettyChannelBuilder.forTarget(a).usePlaintext()
-            .maxInboundMessageSize(256 << 20).build()).build();
+    return NetWeatherClient.forAddress(nameserver)
+        .deadline(Duration.ofSeconds(60))
+        .channels(
+            a ->
+                NettyChannelBuilder.forTarget(a)
+                    .usePlaintext()
+                    .maxInboundMessageSize(256 << 20)
+                    .build())
+        .build();
   }
 
   static Clique clique(int i, List<String> members) {
-    return Clique.newBuilder().setName(SitePlan.cliqueName(i)).addAllMembers(members)
-        .setPeriodSeconds(SitePlan.CLIQUE_PERIOD_MS / 1000).build();
+    return Clique.newBuilder()
+        .setName(SitePlan.cliqueName(i))
+        .addAllMembers(members)
+        .setPeriodSeconds(SitePlan.CLIQUE_PERIOD_MS / 1000)
+        .build();
   }
 }

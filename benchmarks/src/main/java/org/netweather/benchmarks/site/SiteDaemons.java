@@ -16,10 +16,10 @@ import java.util.function.BooleanSupplier;
 import org.netweather.client.NetWeatherClient;
 
 /**
- * The daemons under test, each its own {@code bin/nws} process on a free loopback port with its
- * own config file and data directory under the run's directory: nameserver, memory-host,
- * forecaster and one proxy (serving the first cluster). The memory-host's per-caller limit on
- * new series is lifted, since every simulated sensor calls from this one process.
+ * The daemons under test, each its own {@code bin/nws} process on a free loopback port with its own
+ * config file and data directory under the run's directory: nameserver, memory-host, forecaster and
+ * one proxy (serving the first cluster). The memory-host's per-caller limit on new series is
+ * lifted, since every simulated sensor calls from this one process.
  */
 final class SiteDaemons {
   final DaemonProcess nameserver;
@@ -32,23 +32,58 @@ final class SiteDaemons {
     int ns = freePort();
     String nsAddress = "localhost:" + ns;
     nameserver = daemon(home, dir, "nameserver", "nameserver", ns, true, "");
-    memory = daemon(home, dir, "memory-host", "memory", freePort(), true,
-        "nameserver: " + nsAddress + "\n"
-        + "maxNewSeriesPerCallerPerMinute: 100000000\n"
-        + "consolidationIntervalSeconds: " + options.consolidationSeconds() + "\n");
-    forecaster = daemon(home, dir, "forecaster", "forecaster", freePort(), false,
-        "nameserver: " + nsAddress + "\n");
-    proxy = daemon(home, dir, "proxy", "proxy", freePort(), false,
-        "nameserver: " + nsAddress + "\n"
-        + "cluster: " + SitePlan.cluster(0, options.clusterHosts()) + "\n");
+    memory =
+        daemon(
+            home,
+            dir,
+            "memory-host",
+            "memory",
+            freePort(),
+            true,
+            "nameserver: "
+                + nsAddress
+                + "\n"
+                + "maxNewSeriesPerCallerPerMinute: 100000000\n"
+                + "consolidationIntervalSeconds: "
+                + options.consolidationSeconds()
+                + "\n");
+    forecaster =
+        daemon(
+            home,
+            dir,
+            "forecaster",
+            "forecaster",
+            freePort(),
+            false,
+            "nameserver: " + nsAddress + "\n");
+    proxy =
+        daemon(
+            home,
+            dir,
+            "proxy",
+            "proxy",
+            freePort(),
+            false,
+            "nameserver: "
+                + nsAddress
+                + "\n"
+                + "cluster: "
+                + SitePlan.cluster(0, options.clusterHosts())
+                + "\n");
   }
 
-  private static DaemonProcess daemon(Path home, Path dir, String label, String role, int port,
-      boolean hasData, String extra) throws IOException {
+  private static DaemonProcess daemon(
+      Path home, Path dir, String label, String role, int port, boolean hasData, String extra)
+      throws IOException {
     Path data = hasData ? dir.resolve(role + "-data") : null;
     Path config = dir.resolve(role + ".yaml");
-    Files.writeString(config, "port: " + port + "\nmetricsPort: -1\nhost: localhost\n"
-        + (hasData ? "dataDir: " + data + "\n" : "") + extra);
+    Files.writeString(
+        config,
+        "port: "
+            + port
+            + "\nmetricsPort: -1\nhost: localhost\n"
+            + (hasData ? "dataDir: " + data + "\n" : "")
+            + extra);
     return new DaemonProcess(home, label, role, config, port, data);
   }
 
@@ -66,28 +101,38 @@ final class SiteDaemons {
     for (DaemonProcess d : List.of(memory, forecaster, proxy)) {
       awaitServing(d, Duration.ofMinutes(2));
     }
-    await("the memory-host and forecaster registering", Duration.ofMinutes(1), () ->
-        !admin.search("(kind=memory)").isEmpty() && !admin.search("(kind=forecaster)").isEmpty());
+    await(
+        "the memory-host and forecaster registering",
+        Duration.ofMinutes(1),
+        () ->
+            !admin.search("(kind=memory)").isEmpty()
+                && !admin.search("(kind=forecaster)").isEmpty());
   }
 
   /**
-   * Waits until {@code d}'s health service says SERVING; returns when, System.nanoTime(). Each
-   * try is on a new channel: a channel that saw the daemon die waits out a reconnect back-off,
-   * which would be counted as the daemon's restart time.
+   * Waits until {@code d}'s health service says SERVING; returns when, System.nanoTime(). Each try
+   * is on a new channel: a channel that saw the daemon die waits out a reconnect back-off, which
+   * would be counted as the daemon's restart time.
    */
   static long awaitServing(DaemonProcess d, Duration timeout) throws InterruptedException {
-    await(d.label + " serving (log: " + d.log() + ")", timeout, () -> {
-      if (!d.alive()) {
-        throw new IllegalStateException(d.label + " exited; see " + d.log());
-      }
-      ManagedChannel ch = NettyChannelBuilder.forTarget(d.address()).usePlaintext().build();
-      try {
-        return HealthGrpc.newBlockingStub(ch).withDeadlineAfter(5, TimeUnit.SECONDS)
-            .check(HealthCheckRequest.getDefaultInstance()).getStatus() == ServingStatus.SERVING;
-      } finally {
-        ch.shutdownNow();
-      }
-    });
+    await(
+        d.label + " serving (log: " + d.log() + ")",
+        timeout,
+        () -> {
+          if (!d.alive()) {
+            throw new IllegalStateException(d.label + " exited; see " + d.log());
+          }
+          ManagedChannel ch = NettyChannelBuilder.forTarget(d.address()).usePlaintext().build();
+          try {
+            return HealthGrpc.newBlockingStub(ch)
+                    .withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .check(HealthCheckRequest.getDefaultInstance())
+                    .getStatus()
+                == ServingStatus.SERVING;
+          } finally {
+            ch.shutdownNow();
+          }
+        });
     return System.nanoTime();
   }
 

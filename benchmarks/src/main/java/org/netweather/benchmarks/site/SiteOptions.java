@@ -31,7 +31,8 @@ record SiteOptions(
     boolean keep,
     long seed) {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: benchmarks/run site --hosts N [OPTION VALUE]...
         --hosts N                 simulated hosts (required)
         --fill-rate X             speed of simulated time in the fill phase (10)
@@ -71,33 +72,56 @@ record SiteOptions(
       throw new IllegalArgumentException("--hosts is required");
     }
     int hosts = positive(m, "hosts", 0);
-    Path dir = m.containsKey("dir") ? Path.of(m.remove("dir"))
-        : Files.createTempDirectory("nws-site");
+    Path dir =
+        m.containsKey("dir") ? Path.of(m.remove("dir")) : Files.createTempDirectory("nws-site");
     Path shm = Path.of("/dev/shm");
-    Path spoolDir = m.containsKey("spool-dir") ? Path.of(m.remove("spool-dir"))
-        : Files.createTempDirectory(Files.isDirectory(shm) ? shm : dir, "nws-site-spools");
-    SiteOptions o = new SiteOptions(hosts,
-        Double.parseDouble(m.getOrDefault("fill-rate", "10")),
-        positive(m, "fill-max", 600),
-        positive(m, "real", 60),
-        positive(m, "after-restart", 30),
-        positive(m, "spools", Math.min(hosts, 2000)),
-        positive(m, "connections", Math.min(hosts, 500)),
-        positive(m, "threads", 32),
-        positive(m, "follow", 60),
-        positive(m, "verify-sample", 200),
-        positive(m, "clique-poll-ms", 5000),
-        Boolean.parseBoolean(m.getOrDefault("peer-search", "true")),
-        positive(m, "ttl", 10),
-        positive(m, "clique-size", 16),
-        positive(m, "cluster-hosts", 64),
-        positive(m, "consolidation", 60),
-        dir, spoolDir,
-        Boolean.parseBoolean(m.getOrDefault("keep", "false")),
-        Long.parseLong(m.getOrDefault("seed", "1")));
-    for (String k : new String[] {"hosts", "fill-rate", "fill-max", "real", "after-restart",
-        "spools", "connections", "threads", "follow", "verify-sample", "clique-poll-ms",
-        "peer-search", "ttl", "clique-size", "cluster-hosts", "consolidation", "keep", "seed"}) {
+    Path spoolDir =
+        m.containsKey("spool-dir")
+            ? Path.of(m.remove("spool-dir"))
+            : Files.createTempDirectory(Files.isDirectory(shm) ? shm : dir, "nws-site-spools");
+    SiteOptions o =
+        new SiteOptions(
+            hosts,
+            Double.parseDouble(m.getOrDefault("fill-rate", "10")),
+            positive(m, "fill-max", 600),
+            positive(m, "real", 60),
+            positive(m, "after-restart", 30),
+            positive(m, "spools", Math.min(hosts, 2000)),
+            positive(m, "connections", Math.min(hosts, 500)),
+            positive(m, "threads", 32),
+            positive(m, "follow", 60),
+            positive(m, "verify-sample", 200),
+            positive(m, "clique-poll-ms", 5000),
+            Boolean.parseBoolean(m.getOrDefault("peer-search", "true")),
+            positive(m, "ttl", 10),
+            positive(m, "clique-size", 16),
+            positive(m, "cluster-hosts", 64),
+            positive(m, "consolidation", 60),
+            dir,
+            spoolDir,
+            Boolean.parseBoolean(m.getOrDefault("keep", "false")),
+            Long.parseLong(m.getOrDefault("seed", "1")));
+    for (String k :
+        new String[] {
+          "hosts",
+          "fill-rate",
+          "fill-max",
+          "real",
+          "after-restart",
+          "spools",
+          "connections",
+          "threads",
+          "follow",
+          "verify-sample",
+          "clique-poll-ms",
+          "peer-search",
+          "ttl",
+          "clique-size",
+          "cluster-hosts",
+          "consolidation",
+          "keep",
+          "seed"
+        }) {
       m.remove(k);
     }
     if (!m.isEmpty()) {

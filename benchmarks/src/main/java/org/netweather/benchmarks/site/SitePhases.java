@@ -19,8 +19,14 @@ final class SitePhases {
   private final SiteReport report;
   private final long startNanos = System.nanoTime();
 
-  SitePhases(SiteOptions options, SitePlan plan, SimulatedSite site, AckLedger ledger,
-      ForecastDelay forecastDelay, SiteDaemons daemons, NetWeatherClient admin,
+  SitePhases(
+      SiteOptions options,
+      SitePlan plan,
+      SimulatedSite site,
+      AckLedger ledger,
+      ForecastDelay forecastDelay,
+      SiteDaemons daemons,
+      NetWeatherClient admin,
       SiteReport report) {
     this.options = options;
     this.plan = plan;
@@ -55,12 +61,21 @@ final class SitePhases {
         nextPrint = now + 5_000_000_000L;
       }
       // The forecaster has caught up too when nothing followed has waited a second for it.
-      done = series == plan.series().size() && pending <= threshold && now >= minEnd
-          && forecastDelay.oldestUnseenNanos(now) < 1_000_000_000L;
+      done =
+          series == plan.series().size()
+              && pending <= threshold
+              && now >= minEnd
+              && forecastDelay.oldestUnseenNanos(now) < 1_000_000_000L;
       if (!done && now > deadline) {
-        System.out.printf(Locale.ROOT, "fill did not finish in %d s: %d of %d series, %d "
-            + "spooled, forecasts %.1f s behind%n", options.fillMaxSeconds(), series,
-            plan.series().size(), pending, forecastDelay.oldestUnseenNanos(now) / 1e9);
+        System.out.printf(
+            Locale.ROOT,
+            "fill did not finish in %d s: %d of %d series, %d "
+                + "spooled, forecasts %.1f s behind%n",
+            options.fillMaxSeconds(),
+            series,
+            plan.series().size(),
+            pending,
+            forecastDelay.oldestUnseenNanos(now) / 1e9);
         break;
       }
     }
@@ -90,10 +105,10 @@ final class SitePhases {
     d.start();
     long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
     long firstAck = awaitInstant("the first ack after the restart", ledger::firstAckAfterMark);
-    long cleared = awaitBacklogBelow(clearedBelow(1), Duration.ofSeconds(
-        options.afterRestartSeconds() + 120));
-    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving, firstAck, "first ack",
-        cleared));
+    long cleared =
+        awaitBacklogBelow(clearedBelow(1), Duration.ofSeconds(options.afterRestartSeconds() + 120));
+    report.restart(
+        new SiteReport.Restart(d.label, kill, spawn, serving, firstAck, "first ack", cleared));
     holdUntil(kill, "memory-host restart");
   }
 
@@ -106,10 +121,10 @@ final class SitePhases {
     forecastDelay.mark(spawn);
     d.start();
     long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
-    long first = awaitInstant("the first forecast after the restart",
-        forecastDelay::firstUpdateAfterMark);
-    report.restart(new SiteReport.Restart(d.label, kill, spawn, serving, first,
-        "first forecast", 0));
+    long first =
+        awaitInstant("the first forecast after the restart", forecastDelay::firstUpdateAfterMark);
+    report.restart(
+        new SiteReport.Restart(d.label, kill, spawn, serving, first, "first forecast", 0));
     holdUntil(kill, "forecaster restart");
   }
 
@@ -138,14 +153,21 @@ final class SitePhases {
     awaitBacklogBelow(1, Duration.ofMinutes(10));
     long drained = System.nanoTime();
     try {
-      SiteDaemons.await("forecasts of the followed series", Duration.ofSeconds(60),
+      SiteDaemons.await(
+          "forecasts of the followed series",
+          Duration.ofSeconds(60),
           () -> forecastDelay.unseen() == 0);
     } catch (IllegalStateException e) {
-      System.out.println("warning: " + forecastDelay.unseen()
-          + " acknowledged measurements of the followed series never reached a forecast");
+      System.out.println(
+          "warning: "
+              + forecastDelay.unseen()
+              + " acknowledged measurements of the followed series never reached a forecast");
     }
-    System.out.printf(Locale.ROOT, "drained the spools in %.1f s (%d left)%n",
-        (drained - start) / 1e9, site.pending());
+    System.out.printf(
+        Locale.ROOT,
+        "drained the spools in %.1f s (%d left)%n",
+        (drained - start) / 1e9,
+        site.pending());
   }
 
   /** Waits until the spools hold fewer than {@code threshold}; returns when, or 0 if never. */
@@ -172,14 +194,27 @@ final class SitePhases {
     for (DaemonProcess d : daemons.all()) {
       if (!d.alive()) {
         // Not the benchmark's doing (its kills are followed at once by a start): say so.
-        throw new IllegalStateException(d.label + " exited on its own or was killed from "
-            + "outside, status " + d.exitStatus() + "; see " + d.log());
+        throw new IllegalStateException(
+            d.label
+                + " exited on its own or was killed from "
+                + "outside, status "
+                + d.exitStatus()
+                + "; see "
+                + d.log());
       }
     }
     long now = System.nanoTime();
-    System.out.printf(Locale.ROOT, "[%6.1f s] %-20s offered %d, acknowledged %d, series %d/%d,"
-        + " spooled %d, forecasts %.1f s behind%n", (now - startNanos) / 1e9, phase,
-        ledger.offered(), ledger.totalAcked(), ledger.seriesAcked(), plan.series().size(),
-        site.pending(), forecastDelay.oldestUnseenNanos(now) / 1e9);
+    System.out.printf(
+        Locale.ROOT,
+        "[%6.1f s] %-20s offered %d, acknowledged %d, series %d/%d,"
+            + " spooled %d, forecasts %.1f s behind%n",
+        (now - startNanos) / 1e9,
+        phase,
+        ledger.offered(),
+        ledger.totalAcked(),
+        ledger.seriesAcked(),
+        plan.series().size(),
+        site.pending(),
+        forecastDelay.oldestUnseenNanos(now) / 1e9);
   }
 }

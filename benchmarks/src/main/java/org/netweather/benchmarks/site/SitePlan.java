@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Who is in the simulated site: host names, their 16-host cliques (consecutive hosts; a single
- * host left over joins the clique before it), their cluster attribute, and every series they
- * produce: {@code cpu.availability} and {@code memory.free} per host, {@code tcp.latency},
- * {@code tcp.bandwidth} and {@code tcp.connect} per ordered pair inside a clique.
+ * Who is in the simulated site: host names, their 16-host cliques (consecutive hosts; a single host
+ * left over joins the clique before it), their cluster attribute, and every series they produce:
+ * {@code cpu.availability} and {@code memory.free} per host, {@code tcp.latency}, {@code
+ * tcp.bandwidth} and {@code tcp.connect} per ordered pair inside a clique.
  */
 final class SitePlan {
   static final String[] HOST_RESOURCES = {"cpu.availability", "memory.free"};

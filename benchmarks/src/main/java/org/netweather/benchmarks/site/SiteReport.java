@@ -15,8 +15,14 @@ final class SiteReport {
   private static final String SELF = "sensors (this JVM)";
 
   /** A daemon's SIGKILL and restart, System.nanoTime() instants; 0 for never. */
-  record Restart(String daemon, long killed, long spawned, long serving, long firstWork,
-      String firstWorkLabel, long backlogCleared) {}
+  record Restart(
+      String daemon,
+      long killed,
+      long spawned,
+      long serving,
+      long firstWork,
+      String firstWorkLabel,
+      long backlogCleared) {}
 
   private final SitePlan plan;
   private final SiteDaemons daemons;
@@ -38,7 +44,11 @@ final class SiteReport {
   private long spoolDropped;
   private SiteVerifier.Result verified;
 
-  SiteReport(SitePlan plan, SiteDaemons daemons, AckLedger ledger, ForecastDelay forecastDelay,
+  SiteReport(
+      SitePlan plan,
+      SiteDaemons daemons,
+      AckLedger ledger,
+      ForecastDelay forecastDelay,
       CallCounter calls) {
     this.plan = plan;
     this.daemons = daemons;
@@ -68,8 +78,13 @@ final class SiteReport {
 
   void restart(Restart r) {
     restarts.add(r);
-    System.out.printf(Locale.ROOT, "%s restarted: SERVING %.2f s after its start, %s %s%n",
-        r.daemon, (r.serving - r.spawned) / 1e9, r.firstWorkLabel, after(r.firstWork, r));
+    System.out.printf(
+        Locale.ROOT,
+        "%s restarted: SERVING %.2f s after its start, %s %s%n",
+        r.daemon,
+        (r.serving - r.spawned) / 1e9,
+        r.firstWorkLabel,
+        after(r.firstWork, r));
   }
 
   void finalDisk() {
@@ -109,41 +124,84 @@ final class SiteReport {
     long ackedReal = ackedAtRealEnd - ackedAtRealStart;
     int series = plan.series().size();
     out.println();
-    out.printf(Locale.ROOT, "== site of %d hosts: %d series, %.0f measurements/s at real rate "
-        + "(spools %d, connections %d, clique poll %d ms, peer search %s) ==%n", plan.hostCount(),
-        series, plan.measurementsPerSecond(), o.spools(), o.connections(), o.cliquePollMs(),
+    out.printf(
+        Locale.ROOT,
+        "== site of %d hosts: %d series, %.0f measurements/s at real rate "
+            + "(spools %d, connections %d, clique poll %d ms, peer search %s) ==%n",
+        plan.hostCount(),
+        series,
+        plan.measurementsPerSecond(),
+        o.spools(),
+        o.connections(),
+        o.cliquePollMs(),
         o.peerSearch());
-    out.printf(Locale.ROOT, "fill at %.0fx: %s in %.1f s (%d measurements offered)%n",
-        o.fillRate(), fillDone ? "every series exists, backlog cleared" : "NOT FINISHED",
-        fillSeconds, fillOffered);
+    out.printf(
+        Locale.ROOT,
+        "fill at %.0fx: %s in %.1f s (%d measurements offered)%n",
+        o.fillRate(),
+        fillDone ? "every series exists, backlog cleared" : "NOT FINISHED",
+        fillSeconds,
+        fillOffered);
 
-    out.printf(Locale.ROOT, "%n-- daemons over the real-rate phase (%.0f s, %d measurements "
-        + "acknowledged, %.1f/s) --%n", real.seconds(), ackedReal, ackedReal / real.seconds());
+    out.printf(
+        Locale.ROOT,
+        "%n-- daemons over the real-rate phase (%.0f s, %d measurements "
+            + "acknowledged, %.1f/s) --%n",
+        real.seconds(),
+        ackedReal,
+        ackedReal / real.seconds());
     List<String> cols = new ArrayList<>(realEnd.keySet());
     row(out, "", cols, c -> c);
-    row(out, "pid", cols, c -> c.equals(SELF) ? "" + ProcessHandle.current().pid()
-        : "" + byLabel(c).pid());
+    row(
+        out,
+        "pid",
+        cols,
+        c -> c.equals(SELF) ? "" + ProcessHandle.current().pid() : "" + byLabel(c).pid());
     row(out, "CPU, cores", cols, c -> f2(realEnd.get(c).coresSince(realStart.get(c))));
-    row(out, "CPU us per measurement", cols, c -> f1(
-        (double) realEnd.get(c).cpuSince(realStart.get(c)) / Math.max(1, ackedReal)));
+    row(
+        out,
+        "CPU us per measurement",
+        cols,
+        c -> f1((double) realEnd.get(c).cpuSince(realStart.get(c)) / Math.max(1, ackedReal)));
     row(out, "RSS MiB", cols, c -> f1(realEnd.get(c).rssBytes() / 1048576.0));
-    row(out, "RSS KiB per series", cols, c -> c.equals(daemons.memory.label)
-        || c.equals(daemons.forecaster.label) ? f2(realEnd.get(c).rssBytes() / 1024.0 / series)
-        : "");
+    row(
+        out,
+        "RSS KiB per series",
+        cols,
+        c ->
+            c.equals(daemons.memory.label) || c.equals(daemons.forecaster.label)
+                ? f2(realEnd.get(c).rssBytes() / 1024.0 / series)
+                : "");
     row(out, "descriptors", cols, c -> "" + realEnd.get(c).descriptors());
     row(out, "disk MiB (end of real rate)", cols, c -> mib(diskAfterReal.get(c)));
     row(out, "disk MiB (end)", cols, c -> mib(diskFinal.get(c)));
     long points = verified == null ? 0 : verified.pointsStored();
-    row(out, "disk bytes per point (end)", cols, c -> c.equals(daemons.memory.label)
-        ? f2((double) diskFinal.get(c) / Math.max(1, points)) : "");
-    row(out, "disk bytes per series (end)", cols, c -> has(diskFinal.get(c))
-        ? f1((double) diskFinal.get(c) / series) : "");
+    row(
+        out,
+        "disk bytes per point (end)",
+        cols,
+        c ->
+            c.equals(daemons.memory.label)
+                ? f2((double) diskFinal.get(c) / Math.max(1, points))
+                : "");
+    row(
+        out,
+        "disk bytes per series (end)",
+        cols,
+        c -> has(diskFinal.get(c)) ? f1((double) diskFinal.get(c) / series) : "");
     for (Restart r : restarts) {
-      out.printf(Locale.ROOT, "%s restart (SIGKILL, then bin/nws): SERVING %.2f s after start "
-          + "(%.2f s after the kill), %s %s%s%n", r.daemon,
-          (r.serving - r.spawned) / 1e9, (r.serving - r.killed) / 1e9, r.firstWorkLabel,
-          after(r.firstWork, r), r.daemon.equals(daemons.memory.label)
-              ? ", backlog cleared " + after(r.backlogCleared, r) : "");
+      out.printf(
+          Locale.ROOT,
+          "%s restart (SIGKILL, then bin/nws): SERVING %.2f s after start "
+              + "(%.2f s after the kill), %s %s%s%n",
+          r.daemon,
+          (r.serving - r.spawned) / 1e9,
+          (r.serving - r.killed) / 1e9,
+          r.firstWorkLabel,
+          after(r.firstWork, r),
+          r.daemon.equals(daemons.memory.label)
+              ? ", backlog cleared " + after(r.backlogCleared, r)
+              : "");
     }
 
     double secs = real.seconds();
@@ -158,53 +216,110 @@ final class SiteReport {
     }
     String ns = daemons.nameserver.label;
     long nsCpu = realEnd.get(ns).cpuSince(realStart.get(ns));
-    out.printf(Locale.ROOT, "nameserver: sensors' calls%s %.1f/s in all; %.3f cores, %.1f us "
-        + "CPU per call%n", rates, nsCalls / secs, realEnd.get(ns).coresSince(realStart.get(ns)),
+    out.printf(
+        Locale.ROOT,
+        "nameserver: sensors' calls%s %.1f/s in all; %.3f cores, %.1f us " + "CPU per call%n",
+        rates,
+        nsCalls / secs,
+        realEnd.get(ns).coresSince(realStart.get(ns)),
         (double) nsCpu / Math.max(1, nsCalls));
 
-    out.printf(Locale.ROOT, "%n-- acks (memory-host) and forecasts (forecaster) by phase; "
-        + "ack latency from the instant a measurement was due, call = Append round trip --%n");
-    out.printf("%-20s %6s %8s %8s %9s %9s %9s %9s %9s %9s %6s | %9s %9s %9s %5s%n", "phase",
-        "secs", "acked", "acked/s", "ack p50", "ack p99", "ack max", "call p50", "call p99",
-        "ack gap", "failed", "fcst p50", "fcst p99", "fcst max", "n");
+    out.printf(
+        Locale.ROOT,
+        "%n-- acks (memory-host) and forecasts (forecaster) by phase; "
+            + "ack latency from the instant a measurement was due, call = Append round trip --%n");
+    out.printf(
+        "%-20s %6s %8s %8s %9s %9s %9s %9s %9s %9s %6s | %9s %9s %9s %5s%n",
+        "phase",
+        "secs",
+        "acked",
+        "acked/s",
+        "ack p50",
+        "ack p99",
+        "ack max",
+        "call p50",
+        "call p99",
+        "ack gap",
+        "failed",
+        "fcst p50",
+        "fcst p99",
+        "fcst max",
+        "n");
     Map<Phase, LatencyHistogram> delays = forecastDelay.delays();
     for (Map.Entry<Phase, PhaseStats> e : phases.entrySet()) {
       PhaseStats p = e.getValue();
       LatencyHistogram f = delays.getOrDefault(e.getKey(), new LatencyHistogram());
-      out.printf(Locale.ROOT,
+      out.printf(
+          Locale.ROOT,
           "%-20s %6.1f %8d %8.1f %9s %9s %9s %9s %9s %9s %6d | %9s %9s %9s %5d%n",
-          e.getKey().label, p.seconds(), p.acked, p.acked / p.seconds(),
-          ms(p.ack.percentileMicros(50)), ms(p.ack.percentileMicros(99)),
-          ms(p.ack.maxMicros()), ms(p.call.percentileMicros(50)),
-          ms(p.call.percentileMicros(99)), ms(p.longestGapNanos / 1000), p.failedCalls,
-          ms(f.percentileMicros(50)), ms(f.percentileMicros(99)), ms(f.maxMicros()), f.count());
+          e.getKey().label,
+          p.seconds(),
+          p.acked,
+          p.acked / p.seconds(),
+          ms(p.ack.percentileMicros(50)),
+          ms(p.ack.percentileMicros(99)),
+          ms(p.ack.maxMicros()),
+          ms(p.call.percentileMicros(50)),
+          ms(p.call.percentileMicros(99)),
+          ms(p.longestGapNanos / 1000),
+          p.failedCalls,
+          ms(f.percentileMicros(50)),
+          ms(f.percentileMicros(99)),
+          ms(f.maxMicros()),
+          f.count());
     }
-    out.printf("(forecast delay over %d followed series; %d updates received)%n",
+    out.printf(
+        "(forecast delay over %d followed series; %d updates received)%n",
         forecastDelay.size(), forecastDelay.updates());
 
     out.printf(Locale.ROOT, "%n-- measurements --%n");
-    out.printf(Locale.ROOT, "memory-host: offered %d, acknowledged %d, stored %d (ListSeries), "
-        + "dropped by full spools %d%n", ledger.offered(), ledger.totalAcked(), points,
+    out.printf(
+        Locale.ROOT,
+        "memory-host: offered %d, acknowledged %d, stored %d (ListSeries), "
+            + "dropped by full spools %d%n",
+        ledger.offered(),
+        ledger.totalAcked(),
+        points,
         spoolDropped);
     out.printf("  %s%n", ledger.books());
     if (verified != null) {
       SiteVerifier.Result v = verified;
-      out.printf(Locale.ROOT, "forecaster: %d of %d series have a forecast; %d measurements "
-          + "seen since its restart%n", v.forecastSeries(), series, v.forecastCount());
-      out.printf(Locale.ROOT, "%n-- verification: %s --%n", v.exactlyOnce()
-          ? "every acknowledged measurement stored exactly once" : "FAILED");
-      out.printf(Locale.ROOT, "counts: %d series stored, %d acknowledged series missing, %d "
-          + "counts differing from the acknowledged, %d series stored but never sent%n",
-          v.seriesStored(), v.seriesMissing(), v.countMismatches(), v.unknownSeries());
-      out.printf(Locale.ROOT, "read back %d series fully (%d acknowledged points): %d missing, "
-          + "%d extra, %d duplicated, %d wrong values%n", v.sampleSeries(), v.samplePoints(),
-          v.sampleMissing(), v.sampleExtra(), v.sampleDuplicates(), v.sampleWrongValues());
+      out.printf(
+          Locale.ROOT,
+          "forecaster: %d of %d series have a forecast; %d measurements "
+              + "seen since its restart%n",
+          v.forecastSeries(),
+          series,
+          v.forecastCount());
+      out.printf(
+          Locale.ROOT,
+          "%n-- verification: %s --%n",
+          v.exactlyOnce() ? "every acknowledged measurement stored exactly once" : "FAILED");
+      out.printf(
+          Locale.ROOT,
+          "counts: %d series stored, %d acknowledged series missing, %d "
+              + "counts differing from the acknowledged, %d series stored but never sent%n",
+          v.seriesStored(),
+          v.seriesMissing(),
+          v.countMismatches(),
+          v.unknownSeries());
+      out.printf(
+          Locale.ROOT,
+          "read back %d series fully (%d acknowledged points): %d missing, "
+              + "%d extra, %d duplicated, %d wrong values%n",
+          v.sampleSeries(),
+          v.samplePoints(),
+          v.sampleMissing(),
+          v.sampleExtra(),
+          v.sampleDuplicates(),
+          v.sampleWrongValues());
       v.examples().forEach(x -> out.println("  " + x));
     }
   }
 
   private static String after(long instant, Restart r) {
-    return instant == 0 ? "NEVER (within the wait)"
+    return instant == 0
+        ? "NEVER (within the wait)"
         : String.format(Locale.ROOT, "%.2f s after start", (instant - r.spawned) / 1e9);
   }
 
@@ -212,8 +327,8 @@ final class SiteReport {
     return daemons.all().stream().filter(d -> d.label.equals(label)).findFirst().orElseThrow();
   }
 
-  private static void row(PrintStream out, String name, List<String> cols,
-      Function<String, String> cell) {
+  private static void row(
+      PrintStream out, String name, List<String> cols, Function<String, String> cell) {
     StringBuilder b = new StringBuilder(String.format("%-30s", name));
     for (String c : cols) {
       String v;

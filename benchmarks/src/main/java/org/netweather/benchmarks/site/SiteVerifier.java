@@ -11,23 +11,38 @@ import org.netweather.api.v1.SeriesSummary;
 import org.netweather.client.NetWeatherClient;
 
 /**
- * The end-of-run check that every acknowledged measurement is stored exactly once: every
- * series' count (ListSeries, asked per resource and per hundred source hosts to keep answers
- * small) against the acknowledged count, and a sample of series read back fully (Fetch) and
- * compared point by point, timestamps and values, with what was acknowledged.
+ * The end-of-run check that every acknowledged measurement is stored exactly once: every series'
+ * count (ListSeries, asked per resource and per hundred source hosts to keep answers small) against
+ * the acknowledged count, and a sample of series read back fully (Fetch) and compared point by
+ * point, timestamps and values, with what was acknowledged.
  */
 final class SiteVerifier {
   private static final int FORECAST_CHUNK = 5_000;
 
   /** What the check found. */
-  record Result(long seriesStored, long pointsStored, long seriesMissing, long countMismatches,
-      long unknownSeries, List<String> examples, int sampleSeries, long samplePoints,
-      long sampleMissing, long sampleExtra, long sampleDuplicates, long sampleWrongValues,
-      long forecastSeries, long forecastCount) {
+  record Result(
+      long seriesStored,
+      long pointsStored,
+      long seriesMissing,
+      long countMismatches,
+      long unknownSeries,
+      List<String> examples,
+      int sampleSeries,
+      long samplePoints,
+      long sampleMissing,
+      long sampleExtra,
+      long sampleDuplicates,
+      long sampleWrongValues,
+      long forecastSeries,
+      long forecastCount) {
 
     boolean exactlyOnce() {
-      return seriesMissing == 0 && countMismatches == 0 && sampleMissing == 0
-          && sampleExtra == 0 && sampleDuplicates == 0 && sampleWrongValues == 0;
+      return seriesMissing == 0
+          && countMismatches == 0
+          && sampleMissing == 0
+          && sampleExtra == 0
+          && sampleDuplicates == 0
+          && sampleWrongValues == 0;
     }
   }
 
@@ -88,8 +103,8 @@ final class SiteVerifier {
     for (int i : sample) {
       String name = plan.series().get(i);
       List<Long> acked = ledger.sampleTimestamps(i);
-      List<Measurement> got = acked.isEmpty() ? List.of()
-          : client.range(name, 1, 0).getPointsList();
+      List<Measurement> got =
+          acked.isEmpty() ? List.of() : client.range(name, 1, 0).getPointsList();
       samplePoints += acked.size();
       Map<Long, Integer> seen = new HashMap<>();
       for (Measurement m : got) {
@@ -115,14 +130,31 @@ final class SiteVerifier {
     long fCount = 0;
     List<String> all = plan.series();
     for (int from = 0; from < all.size(); from += FORECAST_CHUNK) {
-      for (Forecast f : client.forecasts(all.subList(from, Math.min(all.size(),
-          from + FORECAST_CHUNK)), Criterion.CRITERION_MSE).getForecastsList()) {
+      for (Forecast f :
+          client
+              .forecasts(
+                  all.subList(from, Math.min(all.size(), from + FORECAST_CHUNK)),
+                  Criterion.CRITERION_MSE)
+              .getForecastsList()) {
         fSeries++;
         fCount += f.getCount();
       }
     }
-    return new Result(matched, points, missing, mismatches, unknown,
-        examples, sample.size(), samplePoints, sMissing, sExtra, sDup, sWrong, fSeries, fCount);
+    return new Result(
+        matched,
+        points,
+        missing,
+        mismatches,
+        unknown,
+        examples,
+        sample.size(),
+        samplePoints,
+        sMissing,
+        sExtra,
+        sDup,
+        sWrong,
+        fSeries,
+        fCount);
   }
 
   private static void note(List<String> examples, String s) {

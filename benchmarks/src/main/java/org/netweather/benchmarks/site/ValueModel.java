@@ -1,10 +1,10 @@
 package org.netweather.benchmarks.site;
 
 /**
- * Plausible measurement values as a pure function of (series, timestamp), so the read-back at
- * the end can check values without keeping them: each series has its own level, a slow daily
- * swing and noise, at the precision a real sensor reports (CPU availability to 0.001, free
- * memory to 0.1 MiB, latency and connect time to 1 µs, bandwidth to 0.1 Mbit/s).
+ * Plausible measurement values as a pure function of (series, timestamp), so the read-back at the
+ * end can check values without keeping them: each series has its own level, a slow daily swing and
+ * noise, at the precision a real sensor reports (CPU availability to 0.001, free memory to 0.1 MiB,
+ * latency and connect time to 1 µs, bandwidth to 0.1 Mbit/s).
  */
 final class ValueModel {
   private final long seed;
@@ -19,14 +19,13 @@ final class ValueModel {
     double noise = unit(seriesIndex, ts) - 0.5;
     String resource = series.substring(0, series.indexOf(':'));
     return switch (resource) {
-      case "cpu.availability" -> round(clamp(0.55 + 0.4 * level + 0.05 * swing + 0.1 * noise,
-          0, 1), 1000);
+      case "cpu.availability" ->
+          round(clamp(0.55 + 0.4 * level + 0.05 * swing + 0.1 * noise, 0, 1), 1000);
       case "memory.free" -> round(1024 + 14_000 * level + 500 * swing + 100 * noise, 10);
-      case "tcp.latency" -> round(0.08 + 0.3 * level + 0.02 * swing + 0.04 * noise * noise * 4,
-          1000);
+      case "tcp.latency" ->
+          round(0.08 + 0.3 * level + 0.02 * swing + 0.04 * noise * noise * 4, 1000);
       case "tcp.bandwidth" -> round(940 * (0.8 + 0.2 * level) + 20 * swing + 40 * noise, 10);
-      case "tcp.connect" -> round(0.15 + 0.4 * level + 0.03 * swing + 0.05 * Math.abs(noise),
-          1000);
+      case "tcp.connect" -> round(0.15 + 0.4 * level + 0.03 * swing + 0.05 * Math.abs(noise), 1000);
       default -> throw new IllegalArgumentException("no model for " + series);
     };
   }

@@ -19,9 +19,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code nws clique create|list|delete}: clique definitions in the nameserver. */
-@Command(name = "clique", description = "Create, list and delete cliques: hosts whose network "
-    + "probes take turns.", subcommands = {CliqueCommand.Create.class, CliqueCommand.ListCmd.class,
-        CliqueCommand.Delete.class})
+@Command(
+    name = "clique",
+    description = "Create, list and delete cliques: hosts whose network " + "probes take turns.",
+    subcommands = {
+      CliqueCommand.Create.class,
+      CliqueCommand.ListCmd.class,
+      CliqueCommand.Delete.class
+    })
 public class CliqueCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -47,8 +52,8 @@ public class CliqueCommand implements Callable<Integer> {
     try {
       return Long.parseLong(t) * unit;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + " '" + text
-          + "' is not a duration (e.g. 60s, 5m, 1h)");
+      throw new IllegalArgumentException(
+          option + " '" + text + "' is not a duration (e.g. 60s, 5m, 1h)");
     }
   }
 
@@ -61,11 +66,17 @@ public class CliqueCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME")
     String name;
 
-    @Option(names = "--members", split = ",", required = true, paramLabel = "H1,H2,...",
+    @Option(
+        names = "--members",
+        split = ",",
+        required = true,
+        paramLabel = "H1,H2,...",
         description = "Host names in token order.")
     List<String> members;
 
-    @Option(names = "--period", defaultValue = "60s",
+    @Option(
+        names = "--period",
+        defaultValue = "60s",
         description = "How often each member probes the others (default: ${DEFAULT-VALUE}).")
     String period;
 
@@ -75,11 +86,24 @@ public class CliqueCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       try (NetWeatherClient client = connection.open()) {
-        Clique c = client.putClique(Clique.newBuilder().setName(name).addAllMembers(members)
-            .setPeriodSeconds(seconds("--period", period)).build());
+        Clique c =
+            client.putClique(
+                Clique.newBuilder()
+                    .setName(name)
+                    .addAllMembers(members)
+                    .setPeriodSeconds(seconds("--period", period))
+                    .build());
         PrintWriter out = spec.commandLine().getOut();
-        out.println(json ? Output.json(c) : "clique " + c.getName() + ": "
-            + String.join(" -> ", c.getMembersList()) + ", every " + c.getPeriodSeconds() + " s");
+        out.println(
+            json
+                ? Output.json(c)
+                : "clique "
+                    + c.getName()
+                    + ": "
+                    + String.join(" -> ", c.getMembersList())
+                    + ", every "
+                    + c.getPeriodSeconds()
+                    + " s");
         out.flush();
         return 0;
       }
@@ -107,8 +131,8 @@ public class CliqueCommand implements Callable<Integer> {
           out.println(Output.json(ListCliquesResponse.newBuilder().addAllCliques(cliques)));
         } else {
           Output.Table t = new Output.Table("CLIQUE", "MEMBERS", "PERIOD (s)");
-          cliques.forEach(c -> t.row(c.getName(), String.join(",", c.getMembersList()),
-              c.getPeriodSeconds()));
+          cliques.forEach(
+              c -> t.row(c.getName(), String.join(",", c.getMembersList()), c.getPeriodSeconds()));
           t.print(out);
         }
         out.flush();

@@ -17,7 +17,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code nws config}: the daemons' configuration, effective ({@code show}) and documented. */
-@Command(name = "config", description = "Show the daemons' configuration.",
+@Command(
+    name = "config",
+    description = "Show the daemons' configuration.",
     subcommands = {ShowCommand.class, ReferenceCommand.class})
 public final class ConfigCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -7,15 +7,16 @@ import org.netweather.runtime.config.Setting;
 import picocli.CommandLine.Command;
 
 /**
- * The configuration reference, {@code docs/configuration.md}, written from the settings each
- * daemon declares so it cannot drift from them (a test compares the file with this output).
+ * The configuration reference, {@code docs/configuration.md}, written from the settings each daemon
+ * declares so it cannot drift from them (a test compares the file with this output).
  */
 final class ConfigReference {
   private ConfigReference() {}
 
   static String markdown() {
     StringBuilder b = new StringBuilder();
-    b.append("""
+    b.append(
+        """
         # Configuration reference
 
         <!-- Generated from the daemons' setting declarations by `nws config reference`;
@@ -76,9 +77,19 @@ final class ConfigReference {
     b.append("|---|---|---|---|---|\n");
     for (Setting<?> s : schema.settings()) {
       String type = s.type().name() + (s.rules().isEmpty() ? "" : ", " + s.rules());
-      b.append("| `").append(s.key()).append("` | `").append(s.flag()).append(' ')
-          .append(s.label()).append("` | ").append(cell(type)).append(" | `")
-          .append(s.show(s.defaultValue())).append("` | ").append(cell(s.doc())).append(" |\n");
+      b.append("| `")
+          .append(s.key())
+          .append("` | `")
+          .append(s.flag())
+          .append(' ')
+          .append(s.label())
+          .append("` | ")
+          .append(cell(type))
+          .append(" | `")
+          .append(s.show(s.defaultValue()))
+          .append("` | ")
+          .append(cell(s.doc()))
+          .append(" |\n");
     }
     b.append('\n');
   }

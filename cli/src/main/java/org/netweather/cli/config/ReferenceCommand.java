@@ -6,7 +6,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code nws config reference}: every daemon's settings as Markdown (docs/configuration.md). */
-@Command(name = "reference",
+@Command(
+    name = "reference",
     description = "Print every daemon's settings (key, flag, type, default, meaning) as Markdown.")
 public final class ReferenceCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -16,19 +16,24 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nws config show DAEMON [--config FILE] [flags]}: the configuration the daemon would
- * run with, each value with where it came from. The arguments after DAEMON are parsed by the
- * daemon's own command, so they mean exactly what they would mean there.
+ * {@code nws config show DAEMON [--config FILE] [flags]}: the configuration the daemon would run
+ * with, each value with where it came from. The arguments after DAEMON are parsed by the daemon's
+ * own command, so they mean exactly what they would mean there.
  */
-@Command(name = "show", modelTransformer = ShowCommand.DaemonArgs.class,
-    description = "Print a daemon's effective configuration and where each value came from "
-        + "(default, file, flag). DAEMON: nameserver, memory-host (or memory), forecaster, "
-        + "proxy, sensor, up.")
+@Command(
+    name = "show",
+    modelTransformer = ShowCommand.DaemonArgs.class,
+    description =
+        "Print a daemon's effective configuration and where each value came from "
+            + "(default, file, flag). DAEMON: nameserver, memory-host (or memory), forecaster, "
+            + "proxy, sensor, up.")
 public final class ShowCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DAEMON", description = "The daemon.")
   String daemon;
 
-  @Parameters(index = "1..*", paramLabel = "ARGS",
+  @Parameters(
+      index = "1..*",
+      paramLabel = "ARGS",
       description = "--config FILE and flags, as the daemon's command takes them.")
   List<String> args = new ArrayList<>();
 
@@ -48,8 +53,12 @@ public final class ShowCommand implements Callable<Integer> {
     String name = daemon.equals("memory") ? "memory-host" : daemon;
     Supplier<ConfiguredCommand> factory = ConfigCommand.daemons().get(name);
     if (factory == null) {
-      throw new ConfigException("unknown daemon '" + daemon + "' (known: "
-          + String.join(", ", ConfigCommand.daemons().keySet()) + ")");
+      throw new ConfigException(
+          "unknown daemon '"
+              + daemon
+              + "' (known: "
+              + String.join(", ", ConfigCommand.daemons().keySet())
+              + ")");
     }
     ConfiguredCommand command = factory.get();
     try {

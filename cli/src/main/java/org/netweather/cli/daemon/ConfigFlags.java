@@ -11,10 +11,10 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Generates a daemon command's flags from its configuration schema, so a setting is declared
- * once: {@code rawPoints} becomes {@code --raw-points N}, with the setting's meaning and default
- * as help. Flags are read as text and parsed by the setting's own type, so a bad flag value is
- * reported like a bad file value.
+ * Generates a daemon command's flags from its configuration schema, so a setting is declared once:
+ * {@code rawPoints} becomes {@code --raw-points N}, with the setting's meaning and default as help.
+ * Flags are read as text and parsed by the setting's own type, so a bad flag value is reported like
+ * a bad file value.
  */
 public final class ConfigFlags implements IModelTransformer {
   @Override
@@ -26,10 +26,8 @@ public final class ConfigFlags implements IModelTransformer {
   }
 
   private static OptionSpec option(Setting<?> s) {
-    OptionSpec.Builder b = OptionSpec.builder(s.flag())
-        .type(String.class)
-        .paramLabel(s.label())
-        .description(help(s));
+    OptionSpec.Builder b =
+        OptionSpec.builder(s.flag()).type(String.class).paramLabel(s.label()).description(help(s));
     if (s.type() == ValueType.BOOLEAN) {
       b.arity("0..1").fallbackValue("true");
     }
@@ -40,15 +38,16 @@ public final class ConfigFlags implements IModelTransformer {
   static String help(Setting<?> s) {
     String rules = s.rules().isEmpty() ? "" : " (" + s.rules() + ")";
     return (s.doc() + rules + " Default: " + s.show(s.defaultValue()) + ".")
-        .replace("%", "%%").replace("${", "$${");
+        .replace("%", "%%")
+        .replace("${", "$${");
   }
 
   /**
-   * Lays the flags given on {@code spec}'s command line over {@code builder}, which already
-   * holds the defaults and the file.
+   * Lays the flags given on {@code spec}'s command line over {@code builder}, which already holds
+   * the defaults and the file.
    */
-  static ConfigValues.Builder apply(CommandSpec spec, ConfigSchema schema,
-      ConfigValues.Builder builder) {
+  static ConfigValues.Builder apply(
+      CommandSpec spec, ConfigSchema schema, ConfigValues.Builder builder) {
     ParseResult parsed = spec.commandLine().getParseResult();
     for (Setting<?> s : schema.settings()) {
       if (parsed != null && parsed.hasMatchedOption(s.flag())) {

@@ -33,11 +33,11 @@ public abstract class ConfiguredCommand implements Callable<Integer> {
   /**
    * The effective configuration of each daemon the command runs, each value with its source.
    *
-   * @throws org.netweather.runtime.config.ConfigException naming the key and the source of a
-   *     bad value
+   * @throws org.netweather.runtime.config.ConfigException naming the key and the source of a bad
+   *     value
    */
   public List<ConfigValues> configuration() {
-    return List.of(ConfigFlags.apply(spec, schema, ConfigValues.builder(schema).file(config))
-        .build());
+    return List.of(
+        ConfigFlags.apply(spec, schema, ConfigValues.builder(schema).file(config)).build());
   }
 }

@@ -13,13 +13,18 @@ final class Foreground {
    * Prints {@code banner} (with where its metrics are served), then blocks until the daemon has
    * stopped; on shutdown closes the daemon, then its metrics endpoint. Returns exit status 0.
    */
-  static int run(String name, Waiter awaitTermination, Runnable close, MetricsPort metrics,
-      String banner) throws InterruptedException {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.err.println("*** " + name + " shutting down");
-      close.run();
-      metrics.close();
-    }, name + "-shutdown"));
+  static int run(
+      String name, Waiter awaitTermination, Runnable close, MetricsPort metrics, String banner)
+      throws InterruptedException {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.err.println("*** " + name + " shutting down");
+                  close.run();
+                  metrics.close();
+                },
+                name + "-shutdown"));
     System.err.println(banner + metrics.banner());
     awaitTermination.await();
     return 0;

@@ -21,8 +21,8 @@ final class MetricsPort {
   /** The endpoint on {@code port} of {@code host} (empty: every interface). */
   static MetricsPort open(String option, String host, int port) throws IOException {
     if (port < -1 || port > 65535) {
-      throw new IllegalArgumentException(option + " must be a port, 0 for any or -1 for none: "
-          + port);
+      throw new IllegalArgumentException(
+          option + " must be a port, 0 for any or -1 for none: " + port);
     }
     if (port < 0) {
       return new MetricsPort(null);
@@ -32,8 +32,13 @@ final class MetricsPort {
     } catch (IOException e) {
       if (e.getCause() instanceof BindException) {
         // A second daemon of a kind on one host meets the first one's default port.
-        throw new IllegalStateException("port " + port + " for metrics is already in use (by "
-            + "another nws?); " + option + " picks another, -1 serves none");
+        throw new IllegalStateException(
+            "port "
+                + port
+                + " for metrics is already in use (by "
+                + "another nws?); "
+                + option
+                + " picks another, -1 serves none");
       }
       throw e;
     }

@@ -11,25 +11,40 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code nws probe-server}: a bare probe listener, for {@code nws probe} and testbeds. */
-@Command(name = "probe-server", description = "Run a probe listener in the foreground that "
-    + "answers any peer (for nws probe and testbeds; a sensor runs its own).")
+@Command(
+    name = "probe-server",
+    description =
+        "Run a probe listener in the foreground that "
+            + "answers any peer (for nws probe and testbeds; a sensor runs its own).")
 public final class ProbeServerCommand implements Callable<Integer> {
   @Option(names = "--bind", paramLabel = "ADDR", description = "Address (default: all).")
   String bind;
 
-  @Option(names = "--port", defaultValue = "8061", description = "Port (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--port",
+      defaultValue = "8061",
+      description = "Port (default: ${DEFAULT-VALUE}).")
   int port;
 
   @Override
   public Integer call() throws Exception {
     SkillSet skills = SkillSet.create();
-    ProbeServer server = new ProbeServer(skills.group(), ProbeServerOptions.defaults(
-        bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port)),
-        a -> true, Ticker.system()).start();
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      skills.close();
-    }, "probe-server-shutdown"));
+    ProbeServer server =
+        new ProbeServer(
+                skills.group(),
+                ProbeServerOptions.defaults(
+                    bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port)),
+                a -> true,
+                Ticker.system())
+            .start();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  skills.close();
+                },
+                "probe-server-shutdown"));
     System.err.println("probe listener on " + server.address());
     new CountDownLatch(1).await();
     return 0;

@@ -8,7 +8,9 @@ import org.netweather.sensor.daemon.SensorServer;
 import picocli.CommandLine.Command;
 
 /** {@code nws sensor}: runs this host's sensor in the foreground. */
-@Command(name = "sensor", description = "Run this host's sensor in the foreground.",
+@Command(
+    name = "sensor",
+    description = "Run this host's sensor in the foreground.",
     modelTransformer = ConfigFlags.class)
 public final class SensorCommand extends ConfiguredCommand {
   public SensorCommand() {
@@ -18,13 +20,23 @@ public final class SensorCommand extends ConfiguredCommand {
   @Override
   public Integer call() throws Exception {
     SensorProperties p = new SensorProperties(configuration().get(0));
-    NettyServerBuilder builder = p.bind.isEmpty() ? NettyServerBuilder.forPort(p.port)
-        : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
+    NettyServerBuilder builder =
+        p.bind.isEmpty()
+            ? NettyServerBuilder.forPort(p.port)
+            : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);
-    SensorServer s = metrics.closeIfFails(
-        () -> SensorServer.start(p, builder, Channels::plaintext));
-    return Foreground.run("sensor", s::awaitTermination, s::close, metrics,
-        "sensor listening on port " + s.getPort() + ", probes on port "
-        + s.probePort() + ", spool in " + p.dataDir);
+    SensorServer s =
+        metrics.closeIfFails(() -> SensorServer.start(p, builder, Channels::plaintext));
+    return Foreground.run(
+        "sensor",
+        s::awaitTermination,
+        s::close,
+        metrics,
+        "sensor listening on port "
+            + s.getPort()
+            + ", probes on port "
+            + s.probePort()
+            + ", spool in "
+            + p.dataDir);
   }
 }

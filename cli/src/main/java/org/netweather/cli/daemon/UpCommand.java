@@ -20,10 +20,12 @@ import org.netweather.sensor.daemon.SensorServer;
 import picocli.CommandLine.Command;
 
 /**
- * {@code nws up}: every NetWeather daemon in one process on loopback, for a laptop or a first
- * look. Daemons start in dependency order and stop in reverse.
+ * {@code nws up}: every NetWeather daemon in one process on loopback, for a laptop or a first look.
+ * Daemons start in dependency order and stop in reverse.
  */
-@Command(name = "up", description = "Run all of NetWeather in one process on this machine.",
+@Command(
+    name = "up",
+    description = "Run all of NetWeather in one process on this machine.",
     modelTransformer = ConfigFlags.class)
 public final class UpCommand extends ConfiguredCommand {
   private final Deque<AutoCloseable> running = new ArrayDeque<>();
@@ -62,25 +64,47 @@ public final class UpCommand extends ConfiguredCommand {
       running.push(memory);
 
       ForecasterProperties fp = plan.forecaster(ns.getPort());
-      ForecasterServer forecaster = ForecasterServer.start(fp,
-          NettyServerBuilder.forPort(fp.port), Channels::plaintext);
+      ForecasterServer forecaster =
+          ForecasterServer.start(fp, NettyServerBuilder.forPort(fp.port), Channels::plaintext);
       running.push(forecaster);
 
       ProxyProperties pp = plan.proxy(ns.getPort());
-      ProxyServer proxy = ProxyServer.start(pp, NettyServerBuilder.forPort(pp.port),
-          Channels::plaintext);
+      ProxyServer proxy =
+          ProxyServer.start(pp, NettyServerBuilder.forPort(pp.port), Channels::plaintext);
       running.push(proxy);
 
       SensorProperties sp = plan.sensor(ns.getPort());
-      SensorServer sensor = SensorServer.start(sp, NettyServerBuilder.forPort(sp.port),
-          Channels::plaintext);
+      SensorServer sensor =
+          SensorServer.start(sp, NettyServerBuilder.forPort(sp.port), Channels::plaintext);
       running.push(sensor);
 
-      System.err.println("NetWeather is up: nameserver " + host + ":" + ns.getPort()
-          + ", memory-host " + host + ":" + memory.getPort() + ", forecaster " + host + ":"
-          + forecaster.getPort() + ", proxy " + host + ":" + proxy.getPort() + " (cluster "
-          + plan.cluster() + "), sensor " + host + ":" + sensor.getPort() + ", data in "
-          + plan.dataDir() + metrics.banner() + ". Ctrl-C stops it.");
+      System.err.println(
+          "NetWeather is up: nameserver "
+              + host
+              + ":"
+              + ns.getPort()
+              + ", memory-host "
+              + host
+              + ":"
+              + memory.getPort()
+              + ", forecaster "
+              + host
+              + ":"
+              + forecaster.getPort()
+              + ", proxy "
+              + host
+              + ":"
+              + proxy.getPort()
+              + " (cluster "
+              + plan.cluster()
+              + "), sensor "
+              + host
+              + ":"
+              + sensor.getPort()
+              + ", data in "
+              + plan.dataDir()
+              + metrics.banner()
+              + ". Ctrl-C stops it.");
     } catch (Exception e) {
       stopAll();
       throw e;

@@ -20,16 +20,20 @@ import org.netweather.sensor.daemon.SensorProperties;
 
 /**
  * What {@code nws up} runs: its own settings and each daemon's configuration. Its file has one
- * section per daemon ({@code nameserver}, {@code memory-host}, {@code forecaster}, {@code
- * proxy}, {@code sensor}) with that daemon's keys, and an {@code up} section with {@link
- * UpProperties}. The keys that wire the daemons together (ports, data directories, host,
- * nameserver, cluster, metrics port) come from the {@code up} section; setting them in a daemon's
- * section is an error rather than a silent override.
+ * section per daemon ({@code nameserver}, {@code memory-host}, {@code forecaster}, {@code proxy},
+ * {@code sensor}) with that daemon's keys, and an {@code up} section with {@link UpProperties}. The
+ * keys that wire the daemons together (ports, data directories, host, nameserver, cluster, metrics
+ * port) come from the {@code up} section; setting them in a daemon's section is an error rather
+ * than a silent override.
  */
 final class UpPlan {
-  private static final List<ConfigSchema> DAEMONS = List.of(NameserverProperties.SCHEMA,
-      MemoryHostProperties.SCHEMA, ForecasterProperties.SCHEMA, ProxyProperties.SCHEMA,
-      SensorProperties.SCHEMA);
+  private static final List<ConfigSchema> DAEMONS =
+      List.of(
+          NameserverProperties.SCHEMA,
+          MemoryHostProperties.SCHEMA,
+          ForecasterProperties.SCHEMA,
+          ProxyProperties.SCHEMA,
+          SensorProperties.SCHEMA);
 
   /** A daemon's setting whose value {@code nws up} derives from one of its own. */
   private record Wire<T>(Setting<T> setting, T value, Setting<?> from) {}
@@ -38,16 +42,16 @@ final class UpPlan {
   private final Path file;
   private final Map<String, Map<String, YamlConfigFile.Entry>> sections;
 
-  private UpPlan(ConfigValues up, Path file,
-      Map<String, Map<String, YamlConfigFile.Entry>> sections) {
+  private UpPlan(
+      ConfigValues up, Path file, Map<String, Map<String, YamlConfigFile.Entry>> sections) {
     this.up = up;
     this.file = file;
     this.sections = sections;
   }
 
   /**
-   * Reads {@code file} (null for none); {@code flags} lays the command's flags over the {@code
-   * up} section.
+   * Reads {@code file} (null for none); {@code flags} lays the command's flags over the {@code up}
+   * section.
    */
   static UpPlan read(Path file, UnaryOperator<ConfigValues.Builder> flags) {
     Map<String, Map<String, YamlConfigFile.Entry>> sections = new LinkedHashMap<>();
@@ -60,12 +64,17 @@ final class UpPlan {
       for (YamlConfigFile.Entry e : yaml.entries().values()) {
         String at = "config file " + path + ", line " + e.line();
         if (!known.contains(e.key())) {
-          throw new ConfigException(at + ": unknown section '" + e.key() + "' (known sections: "
-              + String.join(", ", known) + ")");
+          throw new ConfigException(
+              at
+                  + ": unknown section '"
+                  + e.key()
+                  + "' (known sections: "
+                  + String.join(", ", known)
+                  + ")");
         }
         if (!e.isSection()) {
-          throw new ConfigException(at + ": section '" + e.key()
-              + "' must be a mapping of key: value");
+          throw new ConfigException(
+              at + ": section '" + e.key() + "' must be a mapping of key: value");
         }
         sections.put(e.key(), e.section());
       }
@@ -100,65 +109,108 @@ final class UpPlan {
   /** Every configuration, {@code up}'s first, as if the nameserver got its configured port. */
   List<ConfigValues> all() {
     int ns = up.get(UpProperties.NAMESERVER_PORT);
-    return List.of(up, nameserver().values(), memoryHost(ns).values(), forecaster(ns).values(),
-        proxy(ns).values(), sensor(ns).values());
+    return List.of(
+        up,
+        nameserver().values(),
+        memoryHost(ns).values(),
+        forecaster(ns).values(),
+        proxy(ns).values(),
+        sensor(ns).values());
   }
 
   NameserverProperties nameserver() {
-    return new NameserverProperties(daemon(NameserverProperties.SCHEMA, List.of(
-        new Wire<>(NameserverProperties.PORT, up.get(UpProperties.NAMESERVER_PORT),
-            UpProperties.NAMESERVER_PORT),
-        new Wire<>(NameserverProperties.DATA_DIR, dir("nameserver"), UpProperties.DATA_DIR),
-        new Wire<>(NameserverProperties.HOST, host(), UpProperties.HOST),
-        new Wire<>(NameserverProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
+    return new NameserverProperties(
+        daemon(
+            NameserverProperties.SCHEMA,
+            List.of(
+                new Wire<>(
+                    NameserverProperties.PORT,
+                    up.get(UpProperties.NAMESERVER_PORT),
+                    UpProperties.NAMESERVER_PORT),
+                new Wire<>(NameserverProperties.DATA_DIR, dir("nameserver"), UpProperties.DATA_DIR),
+                new Wire<>(NameserverProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(
+                    NameserverProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
   }
 
   /** {@code nameserverPort} is the port the nameserver listens on (it may have picked one). */
   MemoryHostProperties memoryHost(int nameserverPort) {
-    return new MemoryHostProperties(daemon(MemoryHostProperties.SCHEMA, List.of(
-        new Wire<>(MemoryHostProperties.PORT, up.get(UpProperties.MEMORY_PORT),
-            UpProperties.MEMORY_PORT),
-        new Wire<>(MemoryHostProperties.DATA_DIR, dir("memory"), UpProperties.DATA_DIR),
-        new Wire<>(MemoryHostProperties.HOST, host(), UpProperties.HOST),
-        new Wire<>(MemoryHostProperties.NAMESERVER, nameserver(nameserverPort),
-            UpProperties.NAMESERVER_PORT),
-        new Wire<>(MemoryHostProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
+    return new MemoryHostProperties(
+        daemon(
+            MemoryHostProperties.SCHEMA,
+            List.of(
+                new Wire<>(
+                    MemoryHostProperties.PORT,
+                    up.get(UpProperties.MEMORY_PORT),
+                    UpProperties.MEMORY_PORT),
+                new Wire<>(MemoryHostProperties.DATA_DIR, dir("memory"), UpProperties.DATA_DIR),
+                new Wire<>(MemoryHostProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(
+                    MemoryHostProperties.NAMESERVER,
+                    nameserver(nameserverPort),
+                    UpProperties.NAMESERVER_PORT),
+                new Wire<>(
+                    MemoryHostProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
   }
 
   ForecasterProperties forecaster(int nameserverPort) {
-    return new ForecasterProperties(daemon(ForecasterProperties.SCHEMA, List.of(
-        new Wire<>(ForecasterProperties.PORT, up.get(UpProperties.FORECASTER_PORT),
-            UpProperties.FORECASTER_PORT),
-        new Wire<>(ForecasterProperties.HOST, host(), UpProperties.HOST),
-        new Wire<>(ForecasterProperties.NAMESERVER, nameserver(nameserverPort),
-            UpProperties.NAMESERVER_PORT),
-        new Wire<>(ForecasterProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
+    return new ForecasterProperties(
+        daemon(
+            ForecasterProperties.SCHEMA,
+            List.of(
+                new Wire<>(
+                    ForecasterProperties.PORT,
+                    up.get(UpProperties.FORECASTER_PORT),
+                    UpProperties.FORECASTER_PORT),
+                new Wire<>(ForecasterProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(
+                    ForecasterProperties.NAMESERVER,
+                    nameserver(nameserverPort),
+                    UpProperties.NAMESERVER_PORT),
+                new Wire<>(
+                    ForecasterProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
   }
 
   ProxyProperties proxy(int nameserverPort) {
-    return new ProxyProperties(daemon(ProxyProperties.SCHEMA, List.of(
-        new Wire<>(ProxyProperties.PORT, up.get(UpProperties.PROXY_PORT),
-            UpProperties.PROXY_PORT),
-        new Wire<>(ProxyProperties.HOST, host(), UpProperties.HOST),
-        new Wire<>(ProxyProperties.NAMESERVER, nameserver(nameserverPort),
-            UpProperties.NAMESERVER_PORT),
-        new Wire<>(ProxyProperties.CLUSTER, cluster(), UpProperties.CLUSTER),
-        new Wire<>(ProxyProperties.HOSTS, List.of(host()), UpProperties.HOST),
-        new Wire<>(ProxyProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
+    return new ProxyProperties(
+        daemon(
+            ProxyProperties.SCHEMA,
+            List.of(
+                new Wire<>(
+                    ProxyProperties.PORT, up.get(UpProperties.PROXY_PORT), UpProperties.PROXY_PORT),
+                new Wire<>(ProxyProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(
+                    ProxyProperties.NAMESERVER,
+                    nameserver(nameserverPort),
+                    UpProperties.NAMESERVER_PORT),
+                new Wire<>(ProxyProperties.CLUSTER, cluster(), UpProperties.CLUSTER),
+                new Wire<>(ProxyProperties.HOSTS, List.of(host()), UpProperties.HOST),
+                new Wire<>(
+                    ProxyProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
   }
 
   SensorProperties sensor(int nameserverPort) {
-    return new SensorProperties(daemon(SensorProperties.SCHEMA, List.of(
-        new Wire<>(SensorProperties.HOST, host(), UpProperties.HOST),
-        new Wire<>(SensorProperties.PORT, up.get(UpProperties.SENSOR_PORT),
-            UpProperties.SENSOR_PORT),
-        new Wire<>(SensorProperties.PROBE_PORT, up.get(UpProperties.PROBE_PORT),
-            UpProperties.PROBE_PORT),
-        new Wire<>(SensorProperties.NAMESERVER, nameserver(nameserverPort),
-            UpProperties.NAMESERVER_PORT),
-        new Wire<>(SensorProperties.DATA_DIR, dir("sensor"), UpProperties.DATA_DIR),
-        new Wire<>(SensorProperties.CLUSTER, cluster(), UpProperties.CLUSTER),
-        new Wire<>(SensorProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
+    return new SensorProperties(
+        daemon(
+            SensorProperties.SCHEMA,
+            List.of(
+                new Wire<>(SensorProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(
+                    SensorProperties.PORT,
+                    up.get(UpProperties.SENSOR_PORT),
+                    UpProperties.SENSOR_PORT),
+                new Wire<>(
+                    SensorProperties.PROBE_PORT,
+                    up.get(UpProperties.PROBE_PORT),
+                    UpProperties.PROBE_PORT),
+                new Wire<>(
+                    SensorProperties.NAMESERVER,
+                    nameserver(nameserverPort),
+                    UpProperties.NAMESERVER_PORT),
+                new Wire<>(SensorProperties.DATA_DIR, dir("sensor"), UpProperties.DATA_DIR),
+                new Wire<>(SensorProperties.CLUSTER, cluster(), UpProperties.CLUSTER),
+                new Wire<>(
+                    SensorProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
   }
 
   private String dir(String daemon) {
@@ -175,9 +227,20 @@ final class UpPlan {
     for (Wire<?> w : wires) {
       YamlConfigFile.Entry e = section.get(w.setting().key());
       if (e != null) {
-        throw new ConfigException("config file " + file + ", line " + e.line() + ": "
-            + schema.name() + "." + e.key() + " is set by nws up; set up." + w.from().key()
-            + " (" + w.from().flag() + ") instead");
+        throw new ConfigException(
+            "config file "
+                + file
+                + ", line "
+                + e.line()
+                + ": "
+                + schema.name()
+                + "."
+                + e.key()
+                + " is set by nws up; set up."
+                + w.from().key()
+                + " ("
+                + w.from().flag()
+                + ") instead");
       }
     }
     ConfigValues.Builder b = ConfigValues.builder(schema).keyPrefix(schema.name() + ".");
@@ -191,7 +254,9 @@ final class UpPlan {
   }
 
   private <T> void wire(ConfigValues.Builder b, Wire<T> w) {
-    b.set(w.setting(), w.value(), Source.derived("nws up, from up." + w.from().key() + " ("
-        + up.source(w.from()) + ")"));
+    b.set(
+        w.setting(),
+        w.value(),
+        Source.derived("nws up, from up." + w.from().key() + " (" + up.source(w.from()) + ")"));
   }
 }

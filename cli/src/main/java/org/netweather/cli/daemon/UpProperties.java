@@ -10,36 +10,59 @@ import org.netweather.runtime.config.Setting;
 import org.netweather.sensor.daemon.SensorProperties;
 
 /**
- * The settings of {@code nws up} itself (the {@code up} section of its file): what ties the
- * daemons together on one machine. Each daemon's port defaults to that daemon's own default.
+ * The settings of {@code nws up} itself (the {@code up} section of its file): what ties the daemons
+ * together on one machine. Each daemon's port defaults to that daemon's own default.
  */
 final class UpProperties {
-  static final Setting<String> DATA_DIR = Setting.text("dataDir", "nws-data",
-      "Where every daemon keeps its data, each in a directory named after it.").label("DIR");
-  static final Setting<String> HOST = Setting.text("host", "localhost",
-      "Host name the daemons advertise.");
-  static final Setting<Integer> NAMESERVER_PORT = daemonPort("nameserverPort",
-      NameserverProperties.PORT);
+  static final Setting<String> DATA_DIR =
+      Setting.text(
+              "dataDir",
+              "nws-data",
+              "Where every daemon keeps its data, each in a directory named after it.")
+          .label("DIR");
+  static final Setting<String> HOST =
+      Setting.text("host", "localhost", "Host name the daemons advertise.");
+  static final Setting<Integer> NAMESERVER_PORT =
+      daemonPort("nameserverPort", NameserverProperties.PORT);
   static final Setting<Integer> MEMORY_PORT = daemonPort("memoryPort", MemoryHostProperties.PORT);
-  static final Setting<Integer> FORECASTER_PORT = daemonPort("forecasterPort",
-      ForecasterProperties.PORT);
+  static final Setting<Integer> FORECASTER_PORT =
+      daemonPort("forecasterPort", ForecasterProperties.PORT);
   static final Setting<Integer> PROXY_PORT = daemonPort("proxyPort", ProxyProperties.PORT);
   static final Setting<Integer> SENSOR_PORT = daemonPort("sensorPort", SensorProperties.PORT);
-  static final Setting<Integer> PROBE_PORT = Setting.integer("probePort",
-      SensorProperties.PROBE_PORT.defaultValue(), "The sensor's probe listener port.")
-      .between(0, 65535).label("PORT");
+  static final Setting<Integer> PROBE_PORT =
+      Setting.integer(
+              "probePort",
+              SensorProperties.PROBE_PORT.defaultValue(),
+              "The sensor's probe listener port.")
+          .between(0, 65535)
+          .label("PORT");
   static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8099);
-  static final Setting<String> CLUSTER = DaemonSettings.cluster("local",
-      "Cluster name of this machine (its sensor's attribute and its proxy's cluster).");
+  static final Setting<String> CLUSTER =
+      DaemonSettings.cluster(
+          "local",
+          "Cluster name of this machine (its sensor's attribute and its proxy's cluster).");
 
-  static final ConfigSchema SCHEMA = ConfigSchema.of("up", DATA_DIR, HOST, NAMESERVER_PORT,
-      MEMORY_PORT, FORECASTER_PORT, PROXY_PORT, SENSOR_PORT, PROBE_PORT, METRICS_PORT, CLUSTER);
+  static final ConfigSchema SCHEMA =
+      ConfigSchema.of(
+          "up",
+          DATA_DIR,
+          HOST,
+          NAMESERVER_PORT,
+          MEMORY_PORT,
+          FORECASTER_PORT,
+          PROXY_PORT,
+          SENSOR_PORT,
+          PROBE_PORT,
+          METRICS_PORT,
+          CLUSTER);
 
   private UpProperties() {}
 
   private static Setting<Integer> daemonPort(String key, Setting<Integer> daemons) {
     String daemon = key.substring(0, key.length() - "Port".length());
-    return Setting.integer(key, daemons.defaultValue(), "gRPC port of the " + daemon
-        + "; 0 picks a free one.").between(0, 65535).label("PORT");
+    return Setting.integer(
+            key, daemons.defaultValue(), "gRPC port of the " + daemon + "; 0 picks a free one.")
+        .between(0, 65535)
+        .label("PORT");
   }
 }

@@ -17,8 +17,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code nws evaluate DIR}: the battery one step ahead over every CSV trace in DIR. */
-@Command(name = "evaluate", description = "Run the forecasting battery one step ahead over every "
-    + "CSV trace in DIR and report each method's MAE relative to last value's.")
+@Command(
+    name = "evaluate",
+    description =
+        "Run the forecasting battery one step ahead over every "
+            + "CSV trace in DIR and report each method's MAE relative to last value's.")
 public final class EvaluateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -34,22 +37,34 @@ public final class EvaluateCommand implements Callable<Integer> {
       throw new IllegalArgumentException(dir + ": no such directory");
     }
     if (!Files.isDirectory(dir)) {
-      throw new IllegalArgumentException(dir + " is not a directory (nws forecast --file "
-          + "reads one trace)");
+      throw new IllegalArgumentException(
+          dir + " is not a directory (nws forecast --file " + "reads one trace)");
     }
     EvaluationReport report = new Evaluation(BatteryLayout.standard()).run(dir);
     if (json) {
       spec.commandLine().getOut().println(JsonWriter.write(report.toMap()));
     } else {
-      Output.Table t = new Output.Table("SERIES", "POINTS", "SERVED", "FAITHFUL", "HINDSIGHT",
-          "ORACLE", "BEST FAITHFUL");
+      Output.Table t =
+          new Output.Table(
+              "SERIES", "POINTS", "SERVED", "FAITHFUL", "HINDSIGHT", "ORACLE", "BEST FAITHFUL");
       for (SeriesReport s : report.series()) {
-        t.row(s.name(), s.points(), f(s.served()), f(s.faithful()), f(s.hindsight()),
-            f(s.oracle()), s.hindsightMethod());
+        t.row(
+            s.name(),
+            s.points(),
+            f(s.served()),
+            f(s.faithful()),
+            f(s.hindsight()),
+            f(s.oracle()),
+            s.hindsightMethod());
       }
-      t.row("geometric mean", "", f(report.summary().get("served")),
-          f(report.summary().get("faithful")), f(report.summary().get("hindsight")),
-          f(report.summary().get("oracle")), "");
+      t.row(
+          "geometric mean",
+          "",
+          f(report.summary().get("served")),
+          f(report.summary().get("faithful")),
+          f(report.summary().get("hindsight")),
+          f(report.summary().get("oracle")),
+          "");
       t.print(spec.commandLine().getOut());
       spec.commandLine().getOut().println("(MAE of each, divided by last value's MAE)");
     }

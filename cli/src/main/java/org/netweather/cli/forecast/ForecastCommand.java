@@ -10,7 +10,6 @@ import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.Measurement;
 import org.netweather.cli.ConnectionOptions;
-import org.netweather.cli.forecast.ForecastView;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.forecaster.battery.Battery;
@@ -26,25 +25,33 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nws forecast SERIES} asks the forecaster (a pattern such as
- * {@code tcp.bandwidth:alpha->*} asks for several); {@code nws forecast --file TRACE.csv} runs
- * the battery over a trace offline.
+ * {@code nws forecast SERIES} asks the forecaster (a pattern such as {@code tcp.bandwidth:alpha->*}
+ * asks for several); {@code nws forecast --file TRACE.csv} runs the battery over a trace offline.
  */
-@Command(name = "forecast", description = "Forecast the next value of a series, or of a CSV "
-    + "trace (--file) without any daemon.")
+@Command(
+    name = "forecast",
+    description =
+        "Forecast the next value of a series, or of a CSV " + "trace (--file) without any daemon.")
 public final class ForecastCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "SERIES",
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "SERIES",
       description = "Series name or pattern, e.g. cpu.availability:alpha or 'tcp.*:alpha->*'.")
   String series;
 
-  @Option(names = "--file", paramLabel = "TRACE.csv",
+  @Option(
+      names = "--file",
+      paramLabel = "TRACE.csv",
       description = "Forecast a CSV trace (header timestamp,value) offline.")
   Path file;
 
-  @Option(names = "--criterion", defaultValue = "mse",
+  @Option(
+      names = "--criterion",
+      defaultValue = "mse",
       description = "Error measure that picks the predictor: mse or mae (default: mse).")
   String criterion;
 
@@ -53,20 +60,23 @@ public final class ForecastCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Criterion c = switch (criterion) {
-      case "mse" -> Criterion.CRITERION_MSE;
-      case "mae" -> Criterion.CRITERION_MAE;
-      default -> throw new IllegalArgumentException("--criterion '" + criterion
-          + "' must be mse or mae");
-    };
+    Criterion c =
+        switch (criterion) {
+          case "mse" -> Criterion.CRITERION_MSE;
+          case "mae" -> Criterion.CRITERION_MAE;
+          default ->
+              throw new IllegalArgumentException(
+                  "--criterion '" + criterion + "' must be mse or mae");
+        };
     if ((file == null) == (series == null)) {
       throw new IllegalArgumentException("give either SERIES or --file TRACE.csv");
     }
     List<Forecast> forecasts = file != null ? List.of(offline(file, c)) : ask(series, c);
     if (json) {
-      Object doc = forecasts.size() == 1 && (file != null || !series.contains("*"))
-          ? ForecastView.toMap(forecasts.get(0))
-          : Map.of("forecasts", forecasts.stream().map(ForecastView::toMap).toList());
+      Object doc =
+          forecasts.size() == 1 && (file != null || !series.contains("*"))
+              ? ForecastView.toMap(forecasts.get(0))
+              : Map.of("forecasts", forecasts.stream().map(ForecastView::toMap).toList());
       spec.commandLine().getOut().println(JsonWriter.write(doc));
     } else {
       ForecastView.table(forecasts, spec.commandLine().getOut());
@@ -88,15 +98,24 @@ public final class ForecastCommand implements Callable<Integer> {
     for (double v : trace.values()) {
       battery.observe(v);
     }
-    ForecastResult r = battery.forecast(c == Criterion.CRITERION_MAE
-        ? org.netweather.forecaster.battery.Criterion.MAE
-        : org.netweather.forecaster.battery.Criterion.MSE);
-    Forecast.Builder b = Forecast.newBuilder().setSeries(trace.name()).setValue(r.value())
-        .setMse(r.mse()).setMae(r.mae()).setMethod(r.method()).setCount(r.count())
-        .setCriterion(c)
-        .setLast(Measurement.newBuilder()
-            .setTimestampMs(trace.timestamps()[trace.size() - 1])
-            .setValue(trace.values()[trace.size() - 1]));
+    ForecastResult r =
+        battery.forecast(
+            c == Criterion.CRITERION_MAE
+                ? org.netweather.forecaster.battery.Criterion.MAE
+                : org.netweather.forecaster.battery.Criterion.MSE);
+    Forecast.Builder b =
+        Forecast.newBuilder()
+            .setSeries(trace.name())
+            .setValue(r.value())
+            .setMse(r.mse())
+            .setMae(r.mae())
+            .setMethod(r.method())
+            .setCount(r.count())
+            .setCriterion(c)
+            .setLast(
+                Measurement.newBuilder()
+                    .setTimestampMs(trace.timestamps()[trace.size() - 1])
+                    .setValue(trace.values()[trace.size() - 1]));
     if (Double.isFinite(r.lower())) {
       b.getIntervalBuilder().setLower(r.lower()).setUpper(r.upper()).setConfidence(0.95);
     }

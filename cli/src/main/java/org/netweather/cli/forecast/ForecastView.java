@@ -21,8 +21,9 @@ public final class ForecastView {
     m.put("mae", f.getMae());
     m.put("method", f.getMethod());
     m.put("count", f.getCount());
-    m.put("criterion", f.getCriterion() == org.netweather.api.v1.Criterion.CRITERION_MAE
-        ? "mae" : "mse");
+    m.put(
+        "criterion",
+        f.getCriterion() == org.netweather.api.v1.Criterion.CRITERION_MAE ? "mae" : "mse");
     if (f.hasInterval()) {
       Map<String, Object> i = new LinkedHashMap<>();
       i.put("lower", f.getInterval().getLower());
@@ -40,13 +41,24 @@ public final class ForecastView {
   }
 
   public static void table(List<Forecast> forecasts, PrintWriter out) {
-    Output.Table t = new Output.Table("SERIES", "FORECAST", "INTERVAL (95%)", "MSE", "MAE",
-        "METHOD", "COUNT", "LAST");
+    Output.Table t =
+        new Output.Table(
+            "SERIES", "FORECAST", "INTERVAL (95%)", "MSE", "MAE", "METHOD", "COUNT", "LAST");
     for (Forecast f : forecasts) {
-      t.row(f.getSeries(), Output.number(f.getValue()),
-          f.hasInterval() ? "[" + Output.number(f.getInterval().getLower()) + ", "
-              + Output.number(f.getInterval().getUpper()) + "]" : "-",
-          Output.number(f.getMse()), Output.number(f.getMae()), f.getMethod(), f.getCount(),
+      t.row(
+          f.getSeries(),
+          Output.number(f.getValue()),
+          f.hasInterval()
+              ? "["
+                  + Output.number(f.getInterval().getLower())
+                  + ", "
+                  + Output.number(f.getInterval().getUpper())
+                  + "]"
+              : "-",
+          Output.number(f.getMse()),
+          Output.number(f.getMae()),
+          f.getMethod(),
+          f.getCount(),
           f.hasLast() ? TimeArgs.format(f.getLast().getTimestampMs()) : "-");
     }
     t.print(out);

@@ -4,8 +4,8 @@ import java.util.Collection;
 import java.util.Map;
 
 /**
- * Writes maps, lists, strings, numbers, booleans and null as JSON, for documents that are not
- * one proto message. Non-finite numbers become null, since JSON has no NaN.
+ * Writes maps, lists, strings, numbers, booleans and null as JSON, for documents that are not one
+ * proto message. Non-finite numbers become null, since JSON has no NaN.
  */
 public final class JsonWriter {
   private JsonWriter() {}

@@ -9,9 +9,8 @@ import java.util.List;
 
 /** Prints what commands produce: proto3 JSON documents, or aligned text tables. */
 public final class Output {
-  private static final JsonFormat.Printer JSON = JsonFormat.printer()
-      .alwaysPrintFieldsWithNoPresence()
-      .preservingProtoFieldNames();
+  private static final JsonFormat.Printer JSON =
+      JsonFormat.printer().alwaysPrintFieldsWithNoPresence().preservingProtoFieldNames();
 
   private Output() {}
 

@@ -8,13 +8,13 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 
 /**
- * Times as people type them: {@code now}, epoch milliseconds, an ISO-8601 instant
- * ({@code 2026-11-21T10:00:00Z}), a local date-time ({@code 2026-11-21 10:00:00}), or a span
- * ago ({@code 90s}, {@code 10m}, {@code 2h}, {@code 7d}).
+ * Times as people type them: {@code now}, epoch milliseconds, an ISO-8601 instant ({@code
+ * 2026-11-21T10:00:00Z}), a local date-time ({@code 2026-11-21 10:00:00}), or a span ago ({@code
+ * 90s}, {@code 10m}, {@code 2h}, {@code 7d}).
  */
 public final class TimeArgs {
-  private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern(
-      "yyyy-MM-dd[ ]['T']HH:mm[:ss]");
+  private static final DateTimeFormatter LOCAL =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd[ ]['T']HH:mm[:ss]");
 
   private TimeArgs() {}
 
@@ -33,12 +33,13 @@ public final class TimeArgs {
     }
     if (t.matches("[0-9]+[smhd]")) {
       long n = Long.parseLong(t.substring(0, t.length() - 1));
-      long unit = switch (t.charAt(t.length() - 1)) {
-        case 's' -> 1_000L;
-        case 'm' -> 60_000L;
-        case 'h' -> 3_600_000L;
-        default -> 86_400_000L;
-      };
+      long unit =
+          switch (t.charAt(t.length() - 1)) {
+            case 's' -> 1_000L;
+            case 'm' -> 60_000L;
+            case 'h' -> 3_600_000L;
+            default -> 86_400_000L;
+          };
       return clock.millis() - n * unit;
     }
     try {
@@ -47,12 +48,18 @@ public final class TimeArgs {
       // try the local form
     }
     try {
-      return LocalDateTime.parse(t, LOCAL).atZone(ZoneId.systemDefault()).toInstant()
+      return LocalDateTime.parse(t, LOCAL)
+          .atZone(ZoneId.systemDefault())
+          .toInstant()
           .toEpochMilli();
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(option + " '" + text + "' is not a time: use now, "
-          + "epoch milliseconds, 2026-11-21T10:00:00Z, '2026-11-21 10:00:00' or a span ago "
-          + "such as 10m, 2h, 7d");
+      throw new IllegalArgumentException(
+          option
+              + " '"
+              + text
+              + "' is not a time: use now, "
+              + "epoch milliseconds, 2026-11-21T10:00:00Z, '2026-11-21 10:00:00' or a span ago "
+              + "such as 10m, 2h, 7d");
     }
   }
 

@@ -24,16 +24,24 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code nws probe SKILL [--peer HOST:PORT]}: one experiment now, from this process. */
-@Command(name = "probe", description = "Run one measurement now from this process and print "
-    + "it (nothing is stored). Network skills need --peer, a probe listener.")
+@Command(
+    name = "probe",
+    description =
+        "Run one measurement now from this process and print "
+            + "it (nothing is stored). Network skills need --peer, a probe listener.")
 public final class ProbeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SKILL", completionCandidates = SkillNames.class,
+  @Parameters(
+      index = "0",
+      paramLabel = "SKILL",
+      completionCandidates = SkillNames.class,
       description = "One of: ${COMPLETION-CANDIDATES}.")
   String skill;
 
-  @Option(names = "--peer", paramLabel = "HOST:PORT",
+  @Option(
+      names = "--peer",
+      paramLabel = "HOST:PORT",
       description = "Probe listener of the other end (a sensor's, or nws probe-server).")
   String peer;
 
@@ -55,8 +63,8 @@ public final class ProbeCommand implements Callable<Integer> {
     try (SkillSet skills = SkillSet.create()) {
       Skill s = skills.get(skill);
       if (s == null) {
-        throw new IllegalArgumentException("SKILL '" + skill + "' is not one of "
-            + skills.all().keySet());
+        throw new IllegalArgumentException(
+            "SKILL '" + skill + "' is not one of " + skills.all().keySet());
       }
       Reading r;
       if (s instanceof HostSkill h) {
@@ -74,12 +82,17 @@ public final class ProbeCommand implements Callable<Integer> {
           r = ((PeerSkill) s).measure(address).toCompletableFuture().get(120, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
           if (e.getCause() instanceof ConnectException) {
-            throw new IllegalStateException(skill + ": cannot reach a probe listener at " + peer
-                + " (" + e.getCause().getMessage() + "); is a sensor or nws probe-server "
-                + "running there?");
+            throw new IllegalStateException(
+                skill
+                    + ": cannot reach a probe listener at "
+                    + peer
+                    + " ("
+                    + e.getCause().getMessage()
+                    + "); is a sensor or nws probe-server "
+                    + "running there?");
           }
-          throw new IllegalStateException(skill + " to " + peer + " failed: "
-              + e.getCause().getMessage());
+          throw new IllegalStateException(
+              skill + " to " + peer + " failed: " + e.getCause().getMessage());
         }
       }
       if (json) {
@@ -93,8 +106,15 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().println(JsonWriter.write(m));
       } else {
-        spec.commandLine().getOut().println(skill + " = " + Output.number(r.value()) + " "
-            + r.unit() + (r.bytesSpent() > 0 ? " (" + r.bytesSpent() + " bytes)" : ""));
+        spec.commandLine()
+            .getOut()
+            .println(
+                skill
+                    + " = "
+                    + Output.number(r.value())
+                    + " "
+                    + r.unit()
+                    + (r.bytesSpent() > 0 ? " (" + r.bytesSpent() + " bytes)" : ""));
       }
       spec.commandLine().getOut().flush();
       return 0;

@@ -33,7 +33,9 @@ public class HistoryCommand implements Callable<Integer> {
     @Option(names = "--last", paramLabel = "N", description = "The newest N points (default 20).")
     Integer last;
 
-    @Option(names = "--since", paramLabel = "TIME",
+    @Option(
+        names = "--since",
+        paramLabel = "TIME",
         description = "Points since TIME: epoch ms, ISO-8601, or a span ago such as 10m, 2h.")
     String since;
   }

@@ -35,13 +35,18 @@ public class HostsCommand implements Callable<Integer> {
     try (NetWeatherClient client = connection.open()) {
       List<Registration> regs = client.search(filter());
       if (json) {
-        spec.commandLine().getOut().println(Output.json(SearchResponse.newBuilder()
-            .addAllRegistrations(regs)));
+        spec.commandLine()
+            .getOut()
+            .println(Output.json(SearchResponse.newBuilder().addAllRegistrations(regs)));
       } else {
         Output.Table t = new Output.Table("NAME", "KIND", "ADDRESS", "EXPIRES", "ATTRIBUTES");
         for (Registration r : regs) {
           Map<String, String> attrs = new TreeMap<>(r.getAttributesMap());
-          t.row(r.getName(), r.getKind(), r.getAddress(), TimeArgs.format(r.getExpiresMs()),
+          t.row(
+              r.getName(),
+              r.getKind(),
+              r.getAddress(),
+              TimeArgs.format(r.getExpiresMs()),
               attrs.isEmpty() ? "-" : attrs.toString());
         }
         t.print(spec.commandLine().getOut());
@@ -52,9 +57,11 @@ public class HostsCommand implements Callable<Integer> {
   }
 
   /** {@code nws search FILTER}. */
-  @Command(name = "search",
-      description = "List daemons whose registrations match an LDAP-style filter, "
-          + "e.g. '(&(kind=sensor)(cluster=a*))'.")
+  @Command(
+      name = "search",
+      description =
+          "List daemons whose registrations match an LDAP-style filter, "
+              + "e.g. '(&(kind=sensor)(cluster=a*))'.")
   public static class SearchCommand extends HostsCommand {
     @Parameters(index = "0", paramLabel = "FILTER")
     String filterText;

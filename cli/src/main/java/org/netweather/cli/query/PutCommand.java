@@ -29,7 +29,9 @@ public class PutCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "VALUE")
   String value;
 
-  @Option(names = "--at", paramLabel = "TIME",
+  @Option(
+      names = "--at",
+      paramLabel = "TIME",
       description = "When it was measured (default now): epoch ms, ISO-8601, or a span ago.")
   String at;
 
@@ -53,16 +55,19 @@ public class PutCommand implements Callable<Integer> {
     }
     long ts = at == null ? clock.millis() : TimeArgs.parse("--at", at, clock);
     try (NetWeatherClient client = connection.open()) {
-      AppendResponse r = client.put(series, List.of(
-          Measurement.newBuilder().setTimestampMs(ts).setValue(v).build()));
+      AppendResponse r =
+          client.put(
+              series, List.of(Measurement.newBuilder().setTimestampMs(ts).setValue(v).build()));
       if (json) {
         spec.commandLine().getOut().println(Output.json(r));
       } else if (r.getStored() == 1) {
-        spec.commandLine().getOut().println("stored " + series + " = " + value + " at "
-            + TimeArgs.format(ts));
+        spec.commandLine()
+            .getOut()
+            .println("stored " + series + " = " + value + " at " + TimeArgs.format(ts));
       } else {
-        spec.commandLine().getOut().println("already stored: " + series + " at "
-            + TimeArgs.format(ts));
+        spec.commandLine()
+            .getOut()
+            .println("already stored: " + series + " at " + TimeArgs.format(ts));
       }
       spec.commandLine().getOut().flush();
       return 0;

@@ -16,13 +16,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code nws series [PATTERN]}: what is stored; {@code delete} and {@code retention}. */
-@Command(name = "series", description = "List stored series with their latest value.",
+@Command(
+    name = "series",
+    description = "List stored series with their latest value.",
     subcommands = {SeriesDeleteCommand.class, SeriesRetentionCommand.class})
 public class SeriesCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "PATTERN",
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "PATTERN",
       description = "Only series matching this pattern, e.g. 'tcp.bandwidth:alpha->*'.")
   String pattern = "";
 
@@ -34,12 +39,16 @@ public class SeriesCommand implements Callable<Integer> {
     try (NetWeatherClient client = connection.open()) {
       List<SeriesSummary> list = client.series(pattern);
       if (json) {
-        spec.commandLine().getOut().println(Output.json(ListSeriesResponse.newBuilder()
-            .addAllSeries(list)));
+        spec.commandLine()
+            .getOut()
+            .println(Output.json(ListSeriesResponse.newBuilder().addAllSeries(list)));
       } else {
         Output.Table t = new Output.Table("SERIES", "UNIT", "POINTS", "LAST", "AT");
         for (SeriesSummary x : list) {
-          t.row(x.getSeries(), x.getUnit().isEmpty() ? "-" : x.getUnit(), x.getCount(),
+          t.row(
+              x.getSeries(),
+              x.getUnit().isEmpty() ? "-" : x.getUnit(),
+              x.getCount(),
               x.getCount() == 0 ? "-" : Output.number(x.getLastValue()),
               x.getCount() == 0 ? "-" : TimeArgs.format(x.getLastTimestampMs()));
         }

@@ -14,13 +14,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code nws series delete PATTERN [--dry-run]}: deletes series on every memory-host. */
-@Command(name = "delete", description = "Delete every series matching PATTERN, with its raw"
-    + " points and archives, on every memory-host; forecasts of it go too.")
+@Command(
+    name = "delete",
+    description =
+        "Delete every series matching PATTERN, with its raw"
+            + " points and archives, on every memory-host; forecasts of it go too.")
 public class SeriesDeleteCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "PATTERN",
+  @Parameters(
+      index = "0",
+      paramLabel = "PATTERN",
       description = "Series name or pattern with '*', e.g. 'tcp.*:old-host->*'.")
   String pattern;
 

@@ -14,17 +14,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code nws series retention [--max-points N] [--max-age-hours H]}: raw-point retention. */
-@Command(name = "retention", description = "Show or set how many raw points each series"
-    + " keeps, and for how long, on every memory-host (older points stay in the archives).")
+@Command(
+    name = "retention",
+    description =
+        "Show or set how many raw points each series"
+            + " keeps, and for how long, on every memory-host (older points stay in the archives).")
 public class SeriesRetentionCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;
 
-  @Option(names = "--max-points", paramLabel = "N",
+  @Option(
+      names = "--max-points",
+      paramLabel = "N",
       description = "Raw points kept per series (at least 1000).")
   Long maxPoints;
 
-  @Option(names = "--max-age-hours", paramLabel = "H",
+  @Option(
+      names = "--max-age-hours",
+      paramLabel = "H",
       description = "Drop raw points older than H hours (at least 1; 0: no age limit).")
   Long maxAgeHours;
 

@@ -21,8 +21,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code nws snapshot}: a whole cluster from its proxy. */
-@Command(name = "snapshot", description = "Show a cluster's hosts and its bandwidth and latency "
-    + "matrices, from the cluster's proxy. Values marked * are stale.")
+@Command(
+    name = "snapshot",
+    description =
+        "Show a cluster's hosts and its bandwidth and latency "
+            + "matrices, from the cluster's proxy. Values marked * are stale.")
 public class SnapshotCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;
@@ -49,31 +52,41 @@ public class SnapshotCommand implements Callable<Integer> {
   }
 
   /**
-   * The cluster's snapshot from its proxy, found through the nameserver; without a cluster,
-   * the only proxy's. Several proxies and no cluster is a usage error naming {@code --cluster}.
+   * The cluster's snapshot from its proxy, found through the nameserver; without a cluster, the
+   * only proxy's. Several proxies and no cluster is a usage error naming {@code --cluster}.
    */
   public static ClusterSnapshot fetch(NetWeatherClient client, String cluster) {
     try {
       return client.snapshot(cluster);
     } catch (NetWeatherClient.AmbiguousClusterException e) {
-      throw new IllegalArgumentException("several clusters have proxies; choose one with "
-          + "--cluster (" + String.join(", ", e.clusters()) + ")", e);
+      throw new IllegalArgumentException(
+          "several clusters have proxies; choose one with "
+              + "--cluster ("
+              + String.join(", ", e.clusters())
+              + ")",
+          e);
     }
   }
 
   static void print(ClusterSnapshot snap, PrintWriter out) {
     out.println("cluster " + snap.getCluster() + " at " + TimeArgs.format(snap.getTakenMs()));
     out.println();
-    Output.Table hosts = new Output.Table("HOST", "CPU AVAILABLE", "MEMORY FREE (MiB)",
-        "INTERFERENCE SEND", "INTERFERENCE RECV");
+    Output.Table hosts =
+        new Output.Table(
+            "HOST", "CPU AVAILABLE", "MEMORY FREE (MiB)", "INTERFERENCE SEND", "INTERFERENCE RECV");
     for (HostSnapshot h : snap.getHostsList()) {
-      hosts.row(h.getHost(), cell(h.hasCpuAvailability() ? h.getCpuAvailability() : null),
+      hosts.row(
+          h.getHost(),
+          cell(h.hasCpuAvailability() ? h.getCpuAvailability() : null),
           cell(h.hasMemoryFree() ? h.getMemoryFree() : null),
           cell(h.hasInterferenceSend() ? h.getInterferenceSend() : null),
           cell(h.hasInterferenceRecv() ? h.getInterferenceRecv() : null));
     }
     hosts.print(out);
-    matrix(out, "bandwidth (Mbit/s), row = source", snap,
+    matrix(
+        out,
+        "bandwidth (Mbit/s), row = source",
+        snap,
         p -> p.hasBandwidth() ? p.getBandwidth() : null);
     matrix(out, "latency (ms), row = source", snap, p -> p.hasLatency() ? p.getLatency() : null);
     if (snap.getMissingPairsCount() > 0) {
@@ -82,7 +95,10 @@ public class SnapshotCommand implements Callable<Integer> {
     }
   }
 
-  private static void matrix(PrintWriter out, String title, ClusterSnapshot snap,
+  private static void matrix(
+      PrintWriter out,
+      String title,
+      ClusterSnapshot snap,
       Function<PairSnapshot, ResourceForecast> pick) {
     Map<String, ResourceForecast> cells = new HashMap<>();
     for (PairSnapshot p : snap.getPairsList()) {

@@ -46,8 +46,7 @@ public class StatusCommand implements Callable<Integer> {
         out.println(JsonWriter.write(Map.of("daemons", rows)));
       } else {
         Output.Table t = new Output.Table("NAME", "KIND", "ADDRESS", "HEALTH");
-        rows.forEach(r -> t.row(r.get("name"), r.get("kind"), r.get("address"),
-            r.get("health")));
+        rows.forEach(r -> t.row(r.get("name"), r.get("kind"), r.get("address"), r.get("health")));
         t.print(out);
       }
       out.flush();

@@ -1,6 +1,5 @@
 package org.netweather.cli.schedule;
 
-
 /** Provides {@code nws schedule broadcast}: logical clusters, poly-model and ECEF. */
 public final class BroadcastPluginProvider implements SchedulerPluginProvider {
   @Override

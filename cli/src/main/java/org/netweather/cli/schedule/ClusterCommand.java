@@ -24,23 +24,35 @@ import picocli.CommandLine.Spec;
  * {"clusters": [["orsay-1", ...], ["grenoble-1", ...], ...]}
  * }</pre>
  */
-@Command(name = "cluster", description = {
-    "Group hosts into logical clusters whose internal latencies stay within a relative bound "
-        + "of each member's nearest-neighbour latency (complete link).",
-    "FILE is CSV: host names in the first row and column, latencies in any one unit, the "
-        + "diagonal ignored, empty cells unmeasured."})
+@Command(
+    name = "cluster",
+    description = {
+      "Group hosts into logical clusters whose internal latencies stay within a relative bound "
+          + "of each member's nearest-neighbour latency (complete link).",
+      "FILE is CSV: host names in the first row and column, latencies in any one unit, the "
+          + "diagonal ignored, empty cells unmeasured."
+    })
 public final class ClusterCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--latency-matrix", paramLabel = "FILE", required = true,
+  @Option(
+      names = "--latency-matrix",
+      paramLabel = "FILE",
+      required = true,
       description = "The latency matrix (CSV).")
   Path matrix;
 
-  @Option(names = "--bound", paramLabel = "RHO", defaultValue = "0.2",
+  @Option(
+      names = "--bound",
+      paramLabel = "RHO",
+      defaultValue = "0.2",
       description = "Relative latency bound (default: ${DEFAULT-VALUE}).")
   double bound;
 
-  @Option(names = "--symmetry", paramLabel = "max|mean", defaultValue = "max",
+  @Option(
+      names = "--symmetry",
+      paramLabel = "max|mean",
+      defaultValue = "max",
       description = "How to combine lat(a,b) and lat(b,a) (default: ${DEFAULT-VALUE}).")
   String symmetry;
 
@@ -49,12 +61,14 @@ public final class ClusterCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LatencyMatrix.Symmetry sym = switch (symmetry.toLowerCase(Locale.ROOT)) {
-      case "max" -> LatencyMatrix.Symmetry.MAX;
-      case "mean" -> LatencyMatrix.Symmetry.MEAN;
-      default -> throw new IllegalArgumentException("--symmetry: expected max or mean, got '"
-          + symmetry + "'");
-    };
+    LatencyMatrix.Symmetry sym =
+        switch (symmetry.toLowerCase(Locale.ROOT)) {
+          case "max" -> LatencyMatrix.Symmetry.MAX;
+          case "mean" -> LatencyMatrix.Symmetry.MEAN;
+          default ->
+              throw new IllegalArgumentException(
+                  "--symmetry: expected max or mean, got '" + symmetry + "'");
+        };
     List<List<String>> clusters =
         LatencyClustering.clusterNames(LatencyMatrixReader.read(matrix, sym), bound);
     PrintWriter out = spec.commandLine().getOut();
@@ -63,8 +77,12 @@ public final class ClusterCommand implements Callable<Integer> {
     } else {
       out.printf("%d logical clusters (bound %.0f %%)%n", clusters.size(), bound * 100);
       for (int c = 0; c < clusters.size(); c++) {
-        out.printf("  %2d  %3d host%s  %s%n", c + 1, clusters.get(c).size(),
-            clusters.get(c).size() == 1 ? " " : "s", String.join(" ", clusters.get(c)));
+        out.printf(
+            "  %2d  %3d host%s  %s%n",
+            c + 1,
+            clusters.get(c).size(),
+            clusters.get(c).size() == 1 ? " " : "s",
+            String.join(" ", clusters.get(c)));
       }
     }
     out.flush();

@@ -26,11 +26,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code nws schedule jacobi}: hosts and strip widths for an N×N Jacobi2D grid. */
-@Command(name = "jacobi", description = {
-    "AppLeS Jacobi2D strip partitioning (Berman et al., SC'96): choose hosts by logical "
-        + "distance from a locus and strip widths that finish each iteration together.",
-    "Hosts need a secondsPerPoint parameter (dedicated CPU seconds per grid point) and a CPU "
-        + "availability forecast; see the snapshot file format in the README."})
+@Command(
+    name = "jacobi",
+    description = {
+      "AppLeS Jacobi2D strip partitioning (Berman et al., SC'96): choose hosts by logical "
+          + "distance from a locus and strip widths that finish each iteration together.",
+      "Hosts need a secondsPerPoint parameter (dedicated CPU seconds per grid point) and a CPU "
+          + "availability forecast; see the snapshot file format in the README."
+    })
 public final class JacobiCommand implements Callable<Integer> {
   private static final int TEXT_CANDIDATES = 20;
 
@@ -40,35 +43,55 @@ public final class JacobiCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   SnapshotSource source;
 
-  @Option(names = "--size", paramLabel = "N",
+  @Option(
+      names = "--size",
+      paramLabel = "N",
       description = "Grid size N (default: the snapshot's 'size' parameter).")
   Integer size;
 
-  @Option(names = "--locus", paramLabel = "HOST",
+  @Option(
+      names = "--locus",
+      paramLabel = "HOST",
       description = "Start the resource list here (default: the fastest host).")
   String locus;
 
-  @Option(names = "--order", paramLabel = "chain|locus", defaultValue = "chain",
+  @Option(
+      names = "--order",
+      paramLabel = "chain|locus",
+      defaultValue = "chain",
       description = "chain: nearest to the list's tail (default); locus: nearest to the locus.")
   String order;
 
-  @Option(names = "--solver", paramLabel = "capped|apples", defaultValue = "capped",
-      description = "capped: memory-capped water-filling when the closed form fails its "
-          + "filters (default); apples: the paper's closed form and filters only.")
+  @Option(
+      names = "--solver",
+      paramLabel = "capped|apples",
+      defaultValue = "capped",
+      description =
+          "capped: memory-capped water-filling when the closed form fails its "
+              + "filters (default); apples: the paper's closed form and filters only.")
   String solver;
 
-  @Option(names = "--max-distance", paramLabel = "SECONDS",
+  @Option(
+      names = "--max-distance",
+      paramLabel = "SECONDS",
       description = "Stop the list at the first host farther than this from the locus.")
   Double maxDistance;
 
-  @Option(names = "--error-margin", paramLabel = "Z", defaultValue = "0",
-      description = "Plan with P·(1 + Z·mae/availability): robust to forecast error "
-          + "(default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--error-margin",
+      paramLabel = "Z",
+      defaultValue = "0",
+      description =
+          "Plan with P·(1 + Z·mae/availability): robust to forecast error "
+              + "(default: ${DEFAULT-VALUE}).")
   double errorMargin;
 
-  @Option(names = "--demonstrate", paramLabel = "ITERATIONS",
-      description = "Then run this many real Jacobi iterations on local threads with the "
-          + "chosen widths and print predicted against measured times.")
+  @Option(
+      names = "--demonstrate",
+      paramLabel = "ITERATIONS",
+      description =
+          "Then run this many real Jacobi iterations on local threads with the "
+              + "chosen widths and print predicted against measured times.")
   Integer demonstrate;
 
   @Option(names = "--json", description = "Print a JSON document.")
@@ -85,8 +108,9 @@ public final class JacobiCommand implements Callable<Integer> {
       if (demonstrate < 1) {
         throw new IllegalArgumentException("--demonstrate: need at least one iteration");
       }
-      demo = JacobiDemonstrator.run(schedule,
-          new StripModel(snapshot, problem, options.errorMargin()), demonstrate);
+      demo =
+          JacobiDemonstrator.run(
+              schedule, new StripModel(snapshot, problem, options.errorMargin()), demonstrate);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -104,18 +128,22 @@ public final class JacobiCommand implements Callable<Integer> {
 
   private JacobiOptions options() {
     JacobiOptions o = JacobiOptions.defaults().withLocus(locus).withErrorMargin(errorMargin);
-    o = switch (order) {
-      case "chain" -> o.withOrdering(HostChain.Ordering.CHAIN);
-      case "locus" -> o.withOrdering(HostChain.Ordering.LOCUS_DISTANCE);
-      default -> throw new IllegalArgumentException("--order: expected chain or locus, got '"
-          + order + "'");
-    };
-    o = switch (solver) {
-      case "capped" -> o.withSolver(JacobiOptions.Solver.MEMORY_CAPPED);
-      case "apples" -> o.withSolver(JacobiOptions.Solver.APPLES);
-      default -> throw new IllegalArgumentException("--solver: expected capped or apples, got '"
-          + solver + "'");
-    };
+    o =
+        switch (order) {
+          case "chain" -> o.withOrdering(HostChain.Ordering.CHAIN);
+          case "locus" -> o.withOrdering(HostChain.Ordering.LOCUS_DISTANCE);
+          default ->
+              throw new IllegalArgumentException(
+                  "--order: expected chain or locus, got '" + order + "'");
+        };
+    o =
+        switch (solver) {
+          case "capped" -> o.withSolver(JacobiOptions.Solver.MEMORY_CAPPED);
+          case "apples" -> o.withSolver(JacobiOptions.Solver.APPLES);
+          default ->
+              throw new IllegalArgumentException(
+                  "--solver: expected capped or apples, got '" + solver + "'");
+        };
     if (maxDistance != null) {
       if (!(maxDistance > 0)) {
         throw new IllegalArgumentException("--max-distance: must be positive");
@@ -125,33 +153,45 @@ public final class JacobiCommand implements Callable<Integer> {
     return o;
   }
 
-  private void print(ResourceSnapshot snapshot, JacobiSchedule s, JacobiOptions o,
-      PrintWriter out) {
-    out.printf("Jacobi %dx%d on %s (%s): %s%n", s.size(), s.size(), cluster(snapshot),
-        source.describe(), s.feasible() ? s.hosts().size() + " strips" : "no feasible schedule");
+  private void print(
+      ResourceSnapshot snapshot, JacobiSchedule s, JacobiOptions o, PrintWriter out) {
+    out.printf(
+        "Jacobi %dx%d on %s (%s): %s%n",
+        s.size(),
+        s.size(),
+        cluster(snapshot),
+        source.describe(),
+        s.feasible() ? s.hosts().size() + " strips" : "no feasible schedule");
     if (s.feasible()) {
       Output.Table t = new Output.Table("STRIP", "HOST", "WIDTH", "SECONDS");
       for (int i = 0; i < s.hosts().size(); i++) {
         t.row(i + 1, s.hosts().get(i), s.widths().get(i), fmt(s.stripSeconds().get(i)));
       }
       t.print(out);
-      out.printf("predicted iteration time: %s s (balanced before rounding: %s s)%n",
+      out.printf(
+          "predicted iteration time: %s s (balanced before rounding: %s s)%n",
           fmt(s.predictedSeconds()), fmt(s.balancedSeconds()));
     }
     if (s.locus() != null) {
       out.println();
-      out.printf("resource list from locus %s (%s, %s solver): %s%n", s.locus(),
-          o.ordering() == HostChain.Ordering.CHAIN ? "chained from the tail"
+      out.printf(
+          "resource list from locus %s (%s, %s solver): %s%n",
+          s.locus(),
+          o.ordering() == HostChain.Ordering.CHAIN
+              ? "chained from the tail"
               : "by distance to the locus",
           o.solver() == JacobiOptions.Solver.APPLES ? "AppLeS" : "memory-capped",
           abbreviate(s.list()));
-      Output.Table t = new Output.Table("K", "HOSTS", "BALANCED (s)", "PREDICTED (s)",
-          "VERDICT");
+      Output.Table t = new Output.Table("K", "HOSTS", "BALANCED (s)", "PREDICTED (s)", "VERDICT");
       List<Candidate> cs = s.candidates();
       for (int i = 0; i < Math.min(cs.size(), TEXT_CANDIDATES); i++) {
         Candidate c = cs.get(i);
-        t.row(c.k(), abbreviate(c.hosts()), fmt(c.balancedSeconds()),
-            c.accepted() ? fmt(c.predictedSeconds()) : "-", c.verdict());
+        t.row(
+            c.k(),
+            abbreviate(c.hosts()),
+            fmt(c.balancedSeconds()),
+            c.accepted() ? fmt(c.predictedSeconds()) : "-",
+            c.verdict());
       }
       t.print(out);
       if (cs.size() > TEXT_CANDIDATES) {
@@ -164,8 +204,11 @@ public final class JacobiCommand implements Callable<Integer> {
     }
   }
 
-  private Map<String, Object> document(ResourceSnapshot snapshot, JacobiSchedule s,
-      JacobiOptions o, JacobiDemonstrator.Report demo) {
+  private Map<String, Object> document(
+      ResourceSnapshot snapshot,
+      JacobiSchedule s,
+      JacobiOptions o,
+      JacobiDemonstrator.Report demo) {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("cluster", cluster(snapshot));
     d.put("size", s.size());
@@ -203,10 +246,12 @@ public final class JacobiCommand implements Callable<Integer> {
       m.put("cores", demo.cores());
       m.put("predictedSeconds", demo.predictedSeconds());
       m.put("measuredSeconds", demo.measuredSeconds());
-      m.put("stripPredictedSeconds", demo.strips().stream()
-          .map(JacobiDemonstrator.StripRun::predictedSeconds).toList());
-      m.put("stripMeasuredSeconds", demo.strips().stream()
-          .map(JacobiDemonstrator.StripRun::measuredSeconds).toList());
+      m.put(
+          "stripPredictedSeconds",
+          demo.strips().stream().map(JacobiDemonstrator.StripRun::predictedSeconds).toList());
+      m.put(
+          "stripMeasuredSeconds",
+          demo.strips().stream().map(JacobiDemonstrator.StripRun::measuredSeconds).toList());
       d.put("demonstration", m);
     }
     return d;
@@ -220,8 +265,12 @@ public final class JacobiCommand implements Callable<Integer> {
     if (hosts.size() <= 8) {
       return String.join(" ", hosts);
     }
-    return String.join(" ", hosts.subList(0, 3)) + " ... " + hosts.get(hosts.size() - 1)
-        + " (" + hosts.size() + ")";
+    return String.join(" ", hosts.subList(0, 3))
+        + " ... "
+        + hosts.get(hosts.size() - 1)
+        + " ("
+        + hosts.size()
+        + ")";
   }
 
   static String fmt(double v) {

@@ -1,6 +1,5 @@
 package org.netweather.cli.schedule;
 
-
 /** Provides {@code nws schedule jacobi}: AppLeS Jacobi2D strip partitioning. */
 public final class JacobiPluginProvider implements SchedulerPluginProvider {
   @Override

@@ -25,12 +25,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code nws schedule pipeline}: filter copies and hosts for a DataCutter-style pipeline. */
-@Command(name = "pipeline", description = {
-    "Filter copies and their hosts for a pipelined query (DataCutter; Spencer et al.): FCP "
-        + "(list scheduling on earliest finish time, shared CPUs, point-to-point links) or BFC "
-        + "(rate balancing over shared links, per-filter power cap); the estimated execution "
-        + "time, and with --simulate the time a shared-link simulation gives.",
-    "The filters file format is in PipelineReader's javadoc."})
+@Command(
+    name = "pipeline",
+    description = {
+      "Filter copies and their hosts for a pipelined query (DataCutter; Spencer et al.): FCP "
+          + "(list scheduling on earliest finish time, shared CPUs, point-to-point links) or BFC "
+          + "(rate balancing over shared links, per-filter power cap); the estimated execution "
+          + "time, and with --simulate the time a shared-link simulation gives.",
+      "The filters file format is in PipelineReader's javadoc."
+    })
 public final class PipelineCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ConnectionOptions connection;
@@ -38,11 +41,17 @@ public final class PipelineCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   SnapshotSource source;
 
-  @Option(names = "--filters", paramLabel = "FILE", required = true,
+  @Option(
+      names = "--filters",
+      paramLabel = "FILE",
+      required = true,
       description = "The filter chain with tuning-run statistics and shared segments (JSON).")
   Path filters;
 
-  @Option(names = "--algorithm", paramLabel = "fcp|bfc", defaultValue = "bfc",
+  @Option(
+      names = "--algorithm",
+      paramLabel = "fcp|bfc",
+      defaultValue = "bfc",
       description = "Placement algorithm (default: ${DEFAULT-VALUE}).")
   String algorithm;
 
@@ -56,12 +65,14 @@ public final class PipelineCommand implements Callable<Integer> {
   public Integer call() {
     Pipeline pipeline = PipelineReader.read(filters);
     Topology topo = new Topology(source.load(connection), pipeline.segments());
-    Placement p = switch (algorithm) {
-      case "fcp" -> FcpScheduler.schedule(pipeline, topo);
-      case "bfc" -> BfcScheduler.schedule(pipeline, topo);
-      default -> throw new IllegalArgumentException("--algorithm: expected fcp or bfc, got '"
-          + algorithm + "'");
-    };
+    Placement p =
+        switch (algorithm) {
+          case "fcp" -> FcpScheduler.schedule(pipeline, topo);
+          case "bfc" -> BfcScheduler.schedule(pipeline, topo);
+          default ->
+              throw new IllegalArgumentException(
+                  "--algorithm: expected fcp or bfc, got '" + algorithm + "'");
+        };
     PipelineSimulator.Result sim = simulate ? PipelineSimulator.run(pipeline, topo, p) : null;
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -88,21 +99,27 @@ public final class PipelineCommand implements Callable<Integer> {
       }
       out.println(JsonWriter.write(d));
     } else {
-      out.printf("%s placement of %s over %s (%d hosts)%n", p.algorithm().toUpperCase(Locale.ROOT),
-          filters, source.describe(), topo.size());
+      out.printf(
+          "%s placement of %s over %s (%d hosts)%n",
+          p.algorithm().toUpperCase(Locale.ROOT), filters, source.describe(), topo.size());
       for (int i = 0; i < pipeline.size(); i++) {
-        out.printf("  %-12s %2d cop%s  %s %8.2f Mbit/s  on %s%n", pipeline.filter(i).name(),
-            p.copies().get(i).size(), p.copies().get(i).size() == 1 ? "y " : "ies",
-            i == 0 ? "output" : "input ", p.stageRates()[i] * 8e-6,
+        out.printf(
+            "  %-12s %2d cop%s  %s %8.2f Mbit/s  on %s%n",
+            pipeline.filter(i).name(),
+            p.copies().get(i).size(),
+            p.copies().get(i).size() == 1 ? "y " : "ies",
+            i == 0 ? "output" : "input ",
+            p.stageRates()[i] * 8e-6,
             String.join(", ", p.hosts(i)));
       }
       out.printf("estimated execution time: %.2f s%n", p.estimatedSeconds());
       if (!p.underProvisioned().isEmpty()) {
-        out.printf("under-provisioned (no free host left): %s%n",
-            String.join(", ", p.underProvisioned()));
+        out.printf(
+            "under-provisioned (no free host left): %s%n", String.join(", ", p.underProvisioned()));
       }
       if (sim != null) {
-        out.printf("simulated execution time: %.2f s (shared links, demand-driven buffers)%n",
+        out.printf(
+            "simulated execution time: %.2f s (shared links, demand-driven buffers)%n",
             sim.makespan());
       }
     }

@@ -1,6 +1,5 @@
 package org.netweather.cli.schedule;
 
-
 /** Provides {@code nws schedule pipeline}: FCP and BFC filter-pipeline placement. */
 public final class PipelinePluginProvider implements SchedulerPluginProvider {
   @Override

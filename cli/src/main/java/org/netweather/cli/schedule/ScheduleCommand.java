@@ -11,16 +11,18 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code nws schedule NAME ...}: runs a scheduler plugin. The subcommands are not listed here:
- * they are added when the command is built, one per provider in the default
- * {@link SchedulerPluginRegistry} (the built-in plugins are registered first), so a plugin on the
- * class path appears without changes to the launcher.
+ * {@code nws schedule NAME ...}: runs a scheduler plugin. The subcommands are not listed here: they
+ * are added when the command is built, one per provider in the default {@link
+ * SchedulerPluginRegistry} (the built-in plugins are registered first), so a plugin on the class
+ * path appears without changes to the launcher.
  *
  * <pre>{@code
  * @Command(name = "nws", subcommands = {ScheduleCommand.class, ...})
  * }</pre>
  */
-@Command(name = "schedule", modelTransformer = ScheduleCommand.Plugins.class,
+@Command(
+    name = "schedule",
+    modelTransformer = ScheduleCommand.Plugins.class,
     description = "Run a scheduler plugin over NetWeather forecasts (nws schedule NAME --help).")
 public final class ScheduleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -30,8 +32,7 @@ public final class ScheduleCommand implements Callable<Integer> {
   @Parameters(arity = "0..1", paramLabel = "NAME", hidden = true)
   String name;
 
-  @Unmatched
-  List<String> unmatched;
+  @Unmatched List<String> unmatched;
 
   @Override
   public Integer call() {
@@ -45,9 +46,9 @@ public final class ScheduleCommand implements Callable<Integer> {
   }
 
   /**
-   * The default registry: every provider named in a
-   * {@code META-INF/services/org.netweather.cli.schedule.SchedulerPluginProvider} on the class
-   * path, NetWeather's own included.
+   * The default registry: every provider named in a {@code
+   * META-INF/services/org.netweather.cli.schedule.SchedulerPluginProvider} on the class path,
+   * NetWeather's own included.
    */
   public static SchedulerPluginRegistry registry() {
     return SchedulerPluginRegistry.getDefaultRegistry();

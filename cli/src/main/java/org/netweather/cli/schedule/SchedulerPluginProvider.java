@@ -3,10 +3,10 @@ package org.netweather.cli.schedule;
 /**
  * One scheduler plugin, as the registry and {@code nws schedule} see it.
  *
- * <p>Implementations are found by {@link java.util.ServiceLoader} (list them in
- * {@code META-INF/services/org.netweather.cli.schedule.SchedulerPluginProvider}) or registered by
- * hand with {@link SchedulerPluginRegistry#register}. They must be cheap to construct: the
- * registry instantiates every provider it finds, including those it then ignores.
+ * <p>Implementations are found by {@link java.util.ServiceLoader} (list them in {@code
+ * META-INF/services/org.netweather.cli.schedule.SchedulerPluginProvider}) or registered by hand
+ * with {@link SchedulerPluginRegistry#register}. They must be cheap to construct: the registry
+ * instantiates every provider it finds, including those it then ignores.
  */
 public interface SchedulerPluginProvider {
   /** The subcommand name, e.g. {@code jacobi} for {@code nws schedule jacobi}. */
@@ -22,15 +22,15 @@ public interface SchedulerPluginProvider {
   boolean isAvailable();
 
   /**
-   * Among providers of the same name, the one with the highest priority wins; 5 is the default
-   * for NetWeather's own plugins, so 6 or more replaces one of them.
+   * Among providers of the same name, the one with the highest priority wins; 5 is the default for
+   * NetWeather's own plugins, so 6 or more replaces one of them.
    */
   int priority();
 
   /**
-   * A new picocli command object (a class annotated with {@code @picocli.CommandLine.Command})
-   * that runs the plugin. Typed as {@code Object} so the SPI does not tie plugin authors to a
-   * picocli version at compile time.
+   * A new picocli command object (a class annotated with {@code @picocli.CommandLine.Command}) that
+   * runs the plugin. Typed as {@code Object} so the SPI does not tie plugin authors to a picocli
+   * version at compile time.
    */
   Object newCommand();
 }

@@ -30,8 +30,8 @@ public final class SchedulerPluginRegistry {
   public SchedulerPluginRegistry() {}
 
   /**
-   * Registers a provider. Ignored when it is unavailable; replaces a provider of the same name
-   * only when its priority is strictly higher, so the first of equals stays.
+   * Registers a provider. Ignored when it is unavailable; replaces a provider of the same name only
+   * when its priority is strictly higher, so the first of equals stays.
    */
   public synchronized void register(SchedulerPluginProvider provider) {
     if (provider.name() == null || provider.name().isBlank()) {
@@ -76,15 +76,16 @@ public final class SchedulerPluginRegistry {
   }
 
   /**
-   * The process-wide registry, filled on first use with every provider that
-   * {@link ServiceLoader} finds. A provider that fails to load is skipped rather than taking
-   * every other plugin down with it.
+   * The process-wide registry, filled on first use with every provider that {@link ServiceLoader}
+   * finds. A provider that fails to load is skipped rather than taking every other plugin down with
+   * it.
    */
   public static synchronized SchedulerPluginRegistry getDefaultRegistry() {
     if (defaultRegistry == null) {
       SchedulerPluginRegistry r = new SchedulerPluginRegistry();
-      ServiceLoader<SchedulerPluginProvider> loader = ServiceLoader.load(
-          SchedulerPluginProvider.class, SchedulerPluginRegistry.class.getClassLoader());
+      ServiceLoader<SchedulerPluginProvider> loader =
+          ServiceLoader.load(
+              SchedulerPluginProvider.class, SchedulerPluginRegistry.class.getClassLoader());
       var it = loader.iterator();
       while (true) {
         try {
@@ -93,8 +94,8 @@ public final class SchedulerPluginRegistry {
           }
           r.register(it.next());
         } catch (ServiceConfigurationError e) {
-          System.err.println("nws: skipping a scheduler plugin that failed to load: "
-              + e.getMessage());
+          System.err.println(
+              "nws: skipping a scheduler plugin that failed to load: " + e.getMessage());
         }
       }
       defaultRegistry = r;

@@ -11,12 +11,19 @@ import picocli.CommandLine.Option;
 
 /** Where a scheduler's snapshot comes from: a saved file, or a cluster's proxy now. */
 public final class SnapshotSource {
-  @Option(names = "--snapshot", paramLabel = "FILE", required = true,
-      description = "A snapshot file: the proto3 JSON of a ClusterSnapshot "
-          + "(nws snapshot --json), with application parameters.")
+  @Option(
+      names = "--snapshot",
+      paramLabel = "FILE",
+      required = true,
+      description =
+          "A snapshot file: the proto3 JSON of a ClusterSnapshot "
+              + "(nws snapshot --json), with application parameters.")
   Path file;
 
-  @Option(names = "--cluster", paramLabel = "CLUSTER", required = true,
+  @Option(
+      names = "--cluster",
+      paramLabel = "CLUSTER",
+      required = true,
       description = "Ask this cluster's proxy for a snapshot now.")
   String cluster;
 

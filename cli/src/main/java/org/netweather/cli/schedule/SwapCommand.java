@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
-import org.netweather.cli.ConnectionOptions;
 import org.netweather.api.v1.SwapApplication;
+import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 import org.netweather.scheduler.swap.HostView;
@@ -37,20 +37,26 @@ import picocli.CommandLine.Spec;
  * nws swap views (--snapshot FILE | --cluster C) [--active H1,H2] [--json]
  * }</pre>
  */
-@Command(name = "swap", subcommands = {SwapCommand.Status.class, SwapCommand.Force.class,
-    SwapCommand.Views.class},
+@Command(
+    name = "swap",
+    subcommands = {SwapCommand.Status.class, SwapCommand.Force.class, SwapCommand.Views.class},
     description = "Watch and force process swaps of iterative applications.")
 public final class SwapCommand implements Callable<Integer> {
   private static final Duration DEADLINE = Duration.ofSeconds(5);
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--dispatcher-host", paramLabel = "HOST", defaultValue = "localhost",
-      description = "Swap dispatcher host (default: ${DEFAULT-VALUE}).", scope =
-      picocli.CommandLine.ScopeType.INHERIT)
+  @Option(
+      names = "--dispatcher-host",
+      paramLabel = "HOST",
+      defaultValue = "localhost",
+      description = "Swap dispatcher host (default: ${DEFAULT-VALUE}).",
+      scope = picocli.CommandLine.ScopeType.INHERIT)
   String host;
 
-  @Option(names = "--dispatcher-port", paramLabel = "PORT",
+  @Option(
+      names = "--dispatcher-port",
+      paramLabel = "PORT",
       defaultValue = "" + SwapDispatcher.DEFAULT_PORT,
       description = "Swap dispatcher port (default: ${DEFAULT-VALUE}).",
       scope = picocli.CommandLine.ScopeType.INHERIT)
@@ -71,9 +77,17 @@ public final class SwapCommand implements Callable<Integer> {
       switch (s.getCode()) {
         case NOT_FOUND, FAILED_PRECONDITION, INVALID_ARGUMENT ->
             throw new IllegalArgumentException(s.getDescription(), e);
-        case UNAVAILABLE -> throw new IllegalStateException("cannot reach the swap dispatcher at "
-            + host + ":" + port + " (" + unreachable(s) + "); is it running? (--dispatcher-host, "
-            + "--dispatcher-port)", e);
+        case UNAVAILABLE ->
+            throw new IllegalStateException(
+                "cannot reach the swap dispatcher at "
+                    + host
+                    + ":"
+                    + port
+                    + " ("
+                    + unreachable(s)
+                    + "); is it running? (--dispatcher-host, "
+                    + "--dispatcher-port)",
+                e);
         default -> throw e;
       }
     }
@@ -92,14 +106,25 @@ public final class SwapCommand implements Callable<Integer> {
 
   /** {@code app policy=P root=H ranks=0:h1,1:h2 swaps=N last=OUT->IN}, as always printed. */
   static String line(SwapApplication a) {
-    return a.getApplication() + " policy=" + a.getPolicy() + " root=" + a.getRoot() + " ranks="
-        + ranks(a) + " swaps=" + a.getSwaps() + " last=" + last(a);
+    return a.getApplication()
+        + " policy="
+        + a.getPolicy()
+        + " root="
+        + a.getRoot()
+        + " ranks="
+        + ranks(a)
+        + " swaps="
+        + a.getSwaps()
+        + " last="
+        + last(a);
   }
 
   private static String ranks(SwapApplication a) {
     StringBuilder ranks = new StringBuilder();
-    new TreeMap<>(a.getRanksMap()).forEach((rank, host) ->
-        ranks.append(ranks.length() == 0 ? "" : ",").append(rank).append(':').append(host));
+    new TreeMap<>(a.getRanksMap())
+        .forEach(
+            (rank, host) ->
+                ranks.append(ranks.length() == 0 ? "" : ",").append(rank).append(':').append(host));
     return ranks.toString();
   }
 
@@ -121,8 +146,8 @@ public final class SwapCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      List<SwapApplication> apps = parent.call(c -> c.status(application == null ? ""
-          : application));
+      List<SwapApplication> apps =
+          parent.call(c -> c.status(application == null ? "" : application));
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         List<Object> rows = new ArrayList<>();
@@ -153,26 +178,36 @@ public final class SwapCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
     @ParentCommand SwapCommand parent;
 
-    @Parameters(index = "0", paramLabel = "APP") String application;
-    @Parameters(index = "1", paramLabel = "OUT") String out;
-    @Parameters(index = "2", paramLabel = "IN") String in;
+    @Parameters(index = "0", paramLabel = "APP")
+    String application;
+
+    @Parameters(index = "1", paramLabel = "OUT")
+    String out;
+
+    @Parameters(index = "2", paramLabel = "IN")
+    String in;
 
     @Override
     public Integer call() {
-      parent.call(c -> {
-        c.force(application, out, in);
-        return null;
-      });
-      spec.commandLine().getOut().printf("%s: %s will swap for %s at the next swap point%n",
-          application, out, in);
+      parent.call(
+          c -> {
+            c.force(application, out, in);
+            return null;
+          });
+      spec.commandLine()
+          .getOut()
+          .printf("%s: %s will swap for %s at the next swap point%n", application, out, in);
       spec.commandLine().getOut().flush();
       return 0;
     }
   }
 
   /** {@code nws swap views}: what the policies would see of a cluster now. */
-  @Command(name = "views", description = "Each host as the swap policies see it, from a "
-      + "cluster's forecasts: load, self-load corrected CPU forecast and its error.")
+  @Command(
+      name = "views",
+      description =
+          "Each host as the swap policies see it, from a "
+              + "cluster's forecasts: load, self-load corrected CPU forecast and its error.")
   static final class Views implements Callable<Integer> {
     @Spec CommandSpec spec;
     @Mixin ConnectionOptions connection;
@@ -180,11 +215,17 @@ public final class SwapCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     SnapshotSource source;
 
-    @Option(names = "--active", paramLabel = "H1,H2", split = ",",
+    @Option(
+        names = "--active",
+        paramLabel = "H1,H2",
+        split = ",",
         description = "Hosts that run a rank (their own process is taken out of their load).")
     List<String> active = List.of();
 
-    @Option(names = "--persistence", paramLabel = "SECONDS", defaultValue = "60",
+    @Option(
+        names = "--persistence",
+        paramLabel = "SECONDS",
+        defaultValue = "60",
         description = "τ given to every host (default: ${DEFAULT-VALUE}).")
     double persistence;
 
@@ -197,8 +238,8 @@ public final class SwapCommand implements Callable<Integer> {
       List<String> hosts = s.hosts().stream().map(h -> h.name()).toList();
       for (String a : active) {
         if (s.indexOf(a) < 0) {
-          throw new IllegalArgumentException("--active: host '" + a + "' is not in "
-              + source.describe());
+          throw new IllegalArgumentException(
+              "--active: host '" + a + "' is not in " + source.describe());
         }
       }
       List<HostView> views = SnapshotHostViews.views(s, hosts, active::contains, persistence);
@@ -219,10 +260,16 @@ public final class SwapCommand implements Callable<Integer> {
       } else {
         out.printf("%-16s %-6s %8s %9s %7s%n", "host", "active", "load", "forecast", "error");
         for (HostView v : views) {
-          out.printf(java.util.Locale.ROOT, "%-16s %-6s %8s %9.3f %7.3f%n", v.name(),
-              v.active() ? "yes" : "no", Double.isNaN(v.loadAverage()) ? "-"
+          out.printf(
+              java.util.Locale.ROOT,
+              "%-16s %-6s %8s %9.3f %7.3f%n",
+              v.name(),
+              v.active() ? "yes" : "no",
+              Double.isNaN(v.loadAverage())
+                  ? "-"
                   : String.format(java.util.Locale.ROOT, "%.2f", v.loadAverage()),
-              v.forecast(), v.error());
+              v.forecast(),
+              v.error());
         }
       }
       out.flush();

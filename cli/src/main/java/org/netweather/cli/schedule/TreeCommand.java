@@ -23,39 +23,58 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code nws schedule tree}: interference-aware priorities, exclusions and bounds on a tree. */
-@Command(name = "tree", description = {
-    "Interference-aware task farming on a tree overlay (Kreaseck et al.): which children a "
-        + "parent serves first, which never (IR_s·Z·C >= 1), and the steady-state throughput "
-        + "bound; with --simulate, each protocol's makespan relative to RootComputes.",
-    "The tree file format is described in the README (and TreeReader's javadoc)."})
+@Command(
+    name = "tree",
+    description = {
+      "Interference-aware task farming on a tree overlay (Kreaseck et al.): which children a "
+          + "parent serves first, which never (IR_s·Z·C >= 1), and the steady-state throughput "
+          + "bound; with --simulate, each protocol's makespan relative to RootComputes.",
+      "The tree file format is described in the README (and TreeReader's javadoc)."
+    })
 public final class TreeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--tree", paramLabel = "FILE", required = true,
+  @Option(
+      names = "--tree",
+      paramLabel = "FILE",
+      required = true,
       description = "The tree overlay (JSON).")
   Path tree;
 
-  @Option(names = "--task-mb", paramLabel = "Z", required = true,
-      description = "MB sent per task.")
+  @Option(names = "--task-mb", paramLabel = "Z", required = true, description = "MB sent per task.")
   double taskMb;
 
-  @Option(names = "--task-compute", paramLabel = "D", required = true,
+  @Option(
+      names = "--task-compute",
+      paramLabel = "D",
+      required = true,
       description = "Compute units per task (the tree's computeRate unit, e.g. diagonals).")
   double taskCompute;
 
-  @Option(names = "--port", paramLabel = "multi|single", defaultValue = "multi",
+  @Option(
+      names = "--port",
+      paramLabel = "multi|single",
+      defaultValue = "multi",
       description = "Send model for priorities and the bound (default: ${DEFAULT-VALUE}).")
   String port;
 
-  @Option(names = "--simulate", paramLabel = "TASKS",
+  @Option(
+      names = "--simulate",
+      paramLabel = "TASKS",
       description = "Simulate every protocol with this many tasks.")
   Integer simulate;
 
-  @Option(names = "--buffers", paramLabel = "N", defaultValue = "2",
+  @Option(
+      names = "--buffers",
+      paramLabel = "N",
+      defaultValue = "2",
       description = "Simulated task slots per non-root node (default: ${DEFAULT-VALUE}).")
   int buffers;
 
-  @Option(names = "--chunk-mb", paramLabel = "MB", defaultValue = "0.5",
+  @Option(
+      names = "--chunk-mb",
+      paramLabel = "MB",
+      defaultValue = "0.5",
       description = "IA:Multi's interruptible chunk (default: ${DEFAULT-VALUE}).")
   double chunkMb;
 
@@ -64,12 +83,14 @@ public final class TreeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    SendModel model = switch (port) {
-      case "multi" -> SendModel.MULTI_PORT;
-      case "single" -> SendModel.SINGLE_PORT;
-      default -> throw new IllegalArgumentException("--port: expected multi or single, got '"
-          + port + "'");
-    };
+    SendModel model =
+        switch (port) {
+          case "multi" -> SendModel.MULTI_PORT;
+          case "single" -> SendModel.SINGLE_PORT;
+          default ->
+              throw new IllegalArgumentException(
+                  "--port: expected multi or single, got '" + port + "'");
+        };
     TaskSpec task = new TaskSpec(taskMb, taskCompute);
     TreeNode root = TreeReader.read(tree);
     ChildPriority.Ranking ranking = ChildPriority.rank(root, task, model);
@@ -98,8 +119,9 @@ public final class TreeCommand implements Callable<Integer> {
       d.put("throughputBound", bound.tasksPerSecond());
       d.put("rootComputesRate", bound.rootRate());
       d.put("normalisedTime", bound.normalisedTime());
-      d.put("bounds", Map.of("multiPort", multi.tasksPerSecond(),
-          "singlePort", single.tasksPerSecond()));
+      d.put(
+          "bounds",
+          Map.of("multiPort", multi.tasksPerSecond(), "singlePort", single.tasksPerSecond()));
       d.put("children", children(root, task, bound));
       d.put("priorities", priorities(root, task, model));
       if (!runs.isEmpty()) {
@@ -114,43 +136,72 @@ public final class TreeCommand implements Callable<Integer> {
   }
 
   @SuppressWarnings("ReferenceEquality") // the root node itself, whose ranking is already known
-  private void print(TreeNode root, TaskSpec task, SendModel model,
-      ChildPriority.Ranking ranking, ThroughputBound.Result bound, ThroughputBound.Result multi,
-      ThroughputBound.Result single, Map<Protocol, TaskFarmSimulator.Result> runs,
+  private void print(
+      TreeNode root,
+      TaskSpec task,
+      SendModel model,
+      ChildPriority.Ranking ranking,
+      ThroughputBound.Result bound,
+      ThroughputBound.Result multi,
+      ThroughputBound.Result single,
+      Map<Protocol, TaskFarmSimulator.Result> runs,
       PrintWriter out) {
-    out.printf("tree %s (%d nodes), task %s MB / %s compute units: the root alone computes %s "
-        + "tasks/s%n", root.name(), root.preorder().size(), Output.number(taskMb),
-        Output.number(taskCompute), Output.number(bound.rootRate()));
+    out.printf(
+        "tree %s (%d nodes), task %s MB / %s compute units: the root alone computes %s "
+            + "tasks/s%n",
+        root.name(),
+        root.preorder().size(),
+        Output.number(taskMb),
+        Output.number(taskCompute),
+        Output.number(bound.rootRate()));
     for (TreeNode n : root.preorder()) {
       if (n.isLeaf()) {
         continue;
       }
       ChildPriority.Ranking r = n == root ? ranking : ChildPriority.rank(n, task, model);
-      out.printf("priority at %s (%s): %s%n", n.name(), model == SendModel.MULTI_PORT
-          ? "multi-port, lowest IR_s first" : "single-port, largest B_r·(1 − a) first",
+      out.printf(
+          "priority at %s (%s): %s%n",
+          n.name(),
+          model == SendModel.MULTI_PORT
+              ? "multi-port, lowest IR_s first"
+              : "single-port, largest B_r·(1 − a) first",
           r.priority().isEmpty() ? "(none)" : String.join(" ", r.priorityNames()));
-      out.printf("excluded at %s (a = IR_s·Z·C >= 1): %s%n", n.name(),
-          r.excluded().isEmpty() ? "(none)" : String.join(" ", r.excludedNames()));
+      out.printf(
+          "excluded at %s (a = IR_s·Z·C >= 1): %s%n",
+          n.name(), r.excluded().isEmpty() ? "(none)" : String.join(" ", r.excludedNames()));
     }
-    Output.Table t = new Output.Table("CHILD", "IR_S", "A=IR_S·Z·C", "B_R·(1-A)",
-        "SUBTREE BOUND", "SENT IN BOUND");
+    Output.Table t =
+        new Output.Table(
+            "CHILD", "IR_S", "A=IR_S·Z·C", "B_R·(1-A)", "SUBTREE BOUND", "SENT IN BOUND");
     for (Map<String, Object> c : children(root, task, bound)) {
-      t.row(c.get("name"), num(c.get("sendInterference")), num(c.get("offloadCost")),
-          num(c.get("singlePortValue")), num(c.get("subtreeBound")), num(c.get("used")));
+      t.row(
+          c.get("name"),
+          num(c.get("sendInterference")),
+          num(c.get("offloadCost")),
+          num(c.get("singlePortValue")),
+          num(c.get("subtreeBound")),
+          num(c.get("used")));
     }
     t.print(out);
-    out.printf("throughput bound: %s tasks/s (%s-port; time %s of RootComputes); multi-port %s,"
-        + " single-port %s%n", Output.number(bound.tasksPerSecond()),
-        model == SendModel.MULTI_PORT ? "multi" : "single", Output.number(bound.normalisedTime()),
-        Output.number(multi.tasksPerSecond()), Output.number(single.tasksPerSecond()));
+    out.printf(
+        "throughput bound: %s tasks/s (%s-port; time %s of RootComputes); multi-port %s,"
+            + " single-port %s%n",
+        Output.number(bound.tasksPerSecond()),
+        model == SendModel.MULTI_PORT ? "multi" : "single",
+        Output.number(bound.normalisedTime()),
+        Output.number(multi.tasksPerSecond()),
+        Output.number(single.tasksPerSecond()));
     if (!runs.isEmpty()) {
       double base = runs.get(Protocol.ROOT_COMPUTES).makespan();
       out.println();
       out.printf("simulated %d tasks:%n", runs.get(Protocol.ROOT_COMPUTES).tasks());
       Output.Table s = new Output.Table("PROTOCOL", "MAKESPAN (s)", "/ ROOTCOMPUTES", "SENDS");
       for (TaskFarmSimulator.Result r : runs.values()) {
-        s.row(r.protocol().label(), Output.number(r.makespan()),
-            String.format(java.util.Locale.ROOT, "%.3f", r.makespan() / base), r.sends());
+        s.row(
+            r.protocol().label(),
+            Output.number(r.makespan()),
+            String.format(java.util.Locale.ROOT, "%.3f", r.makespan() / base),
+            r.sends());
       }
       s.print(out);
     }
@@ -160,8 +211,8 @@ public final class TreeCommand implements Callable<Integer> {
     return v instanceof Double d ? Output.number(d) : String.valueOf(v);
   }
 
-  private static List<Map<String, Object>> children(TreeNode root, TaskSpec task,
-      ThroughputBound.Result bound) {
+  private static List<Map<String, Object>> children(
+      TreeNode root, TaskSpec task, ThroughputBound.Result bound) {
     List<Map<String, Object>> list = new ArrayList<>();
     for (TreeNode c : root.children()) {
       Map<String, Object> m = new LinkedHashMap<>();

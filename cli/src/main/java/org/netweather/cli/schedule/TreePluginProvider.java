@@ -1,6 +1,5 @@
 package org.netweather.cli.schedule;
 
-
 /** Provides {@code nws schedule tree}: interference-aware task farming on a tree. */
 public final class TreePluginProvider implements SchedulerPluginProvider {
   @Override

@@ -44,15 +44,18 @@ class ConfigCommandTest {
   /** The row of {@code key} in the block of {@code daemon} of {@code config show}'s output. */
   private String row(String daemon, String key) {
     String block = out.toString().split("(?m)^" + daemon + ":$", 2)[1];
-    return block.lines().filter(l -> l.strip().startsWith(key + " ")).findFirst()
+    return block
+        .lines()
+        .filter(l -> l.strip().startsWith(key + " "))
+        .findFirst()
         .orElseThrow(() -> new AssertionError(key + " not in " + out));
   }
 
   @Test
   void unknownKey_namesTheKeyAndTheFile_exit2_beforeTheDaemonStarts() throws Exception {
     Path f = file("memory.yaml", "port: 0\nrawPionts: 5000\n");
-    assertEquals(2, run("memory", "--config", f.toString(), "--data-dir",
-        dir.resolve("data").toString()));
+    assertEquals(
+        2, run("memory", "--config", f.toString(), "--data-dir", dir.resolve("data").toString()));
     String line = errorLine();
     assertTrue(line.contains("unknown key 'rawPionts'"), line);
     assertTrue(line.contains(f.toString() + ", line 2"), line);
@@ -66,23 +69,28 @@ class ConfigCommandTest {
   void badValueInFile_namesKeyFileAndLine_exit2() throws Exception {
     Path f = file("memory.yaml", "# limits\nrawPoints: 0\n");
     assertEquals(2, run("memory", "--config", f.toString()));
-    assertEquals("nws memory: config file " + f + ", line 2: rawPoints: must be at least 1,"
-        + " got 0", errorLine());
+    assertEquals(
+        "nws memory: config file " + f + ", line 2: rawPoints: must be at least 1," + " got 0",
+        errorLine());
   }
 
   @Test
   void badValueOfTheWrongType_namesKey_exit2() throws Exception {
     Path f = file("sensor.yaml", "probePort: many\n");
     assertEquals(2, run("config", "show", "sensor", "--config", f.toString()));
-    assertEquals("nws config show: config file " + f + ", line 1: probePort: must be an"
-        + " integer, got 'many'", errorLine());
+    assertEquals(
+        "nws config show: config file "
+            + f
+            + ", line 1: probePort: must be an"
+            + " integer, got 'many'",
+        errorLine());
   }
 
   @Test
   void badFlagValue_namesKeyAndFlag_exit2() {
     assertEquals(2, run("proxy", "--nameserver", "nowhere"));
-    assertEquals("nws proxy: nameserver (--nameserver): must be host:port, got 'nowhere'",
-        errorLine());
+    assertEquals(
+        "nws proxy: nameserver (--nameserver): must be host:port, got 'nowhere'", errorLine());
   }
 
   @Test
@@ -104,25 +112,44 @@ class ConfigCommandTest {
   @Test
   void flagOverridesFileOverridesDefault_andShowSaysWhereEachCameFrom() throws Exception {
     Path f = file("memory.yaml", "port: 9000\nrawPoints: 5000\n");
-    assertEquals(0, run("config", "show", "memory", "--config", f.toString(), "--port", "9100",
-        "--max-series", "7"), err.toString());
-    assertTrue(row("memory-host", "port").matches("\\s*port\\s+9100\\s+flag --port"),
+    assertEquals(
+        0,
+        run(
+            "config",
+            "show",
+            "memory",
+            "--config",
+            f.toString(),
+            "--port",
+            "9100",
+            "--max-series",
+            "7"),
+        err.toString());
+    assertTrue(
+        row("memory-host", "port").matches("\\s*port\\s+9100\\s+flag --port"),
         row("memory-host", "port"));
-    assertTrue(row("memory-host", "rawPoints").matches(
-        "\\s*rawPoints\\s+5000\\s+file " + java.util.regex.Pattern.quote(f + ":2")),
+    assertTrue(
+        row("memory-host", "rawPoints")
+            .matches("\\s*rawPoints\\s+5000\\s+file " + java.util.regex.Pattern.quote(f + ":2")),
         row("memory-host", "rawPoints"));
-    assertTrue(row("memory-host", "maxSeries").matches("\\s*maxSeries\\s+7\\s+flag --max-series"),
+    assertTrue(
+        row("memory-host", "maxSeries").matches("\\s*maxSeries\\s+7\\s+flag --max-series"),
         row("memory-host", "maxSeries"));
-    assertTrue(row("memory-host", "consolidationIntervalSeconds").matches(
-        "\\s*consolidationIntervalSeconds\\s+7200\\s+default"),
+    assertTrue(
+        row("memory-host", "consolidationIntervalSeconds")
+            .matches("\\s*consolidationIntervalSeconds\\s+7200\\s+default"),
         row("memory-host", "consolidationIntervalSeconds"));
-    assertTrue(row("memory-host", "host").matches("\\s*host\\s+\"\"\\s+default"),
+    assertTrue(
+        row("memory-host", "host").matches("\\s*host\\s+\"\"\\s+default"),
         row("memory-host", "host"));
   }
 
   @Test
   void up_readsOneFileWithASectionPerDaemon() throws Exception {
-    Path f = file("up.yaml", """
+    Path f =
+        file(
+            "up.yaml",
+            """
         up:
           dataDir: /srv/nws
           cluster: lab
@@ -131,20 +158,27 @@ class ConfigCommandTest {
         proxy:
           staleFactor: 2.5
         """);
-    assertEquals(0, run("config", "show", "up", "--config", f.toString(), "--memory-port",
-        "9999"), err.toString());
+    assertEquals(
+        0,
+        run("config", "show", "up", "--config", f.toString(), "--memory-port", "9999"),
+        err.toString());
     assertTrue(row("up", "cluster").contains("file " + f + ":3"), row("up", "cluster"));
-    assertTrue(row("memory-host", "port").matches(
-        "\\s*port\\s+9999\\s+nws up, from up.memoryPort \\(flag --memory-port\\)"),
+    assertTrue(
+        row("memory-host", "port")
+            .matches("\\s*port\\s+9999\\s+nws up, from up.memoryPort \\(flag --memory-port\\)"),
         row("memory-host", "port"));
-    assertTrue(row("memory-host", "dataDir").contains("/srv/nws/memory"),
-        row("memory-host", "dataDir"));
-    assertTrue(row("memory-host", "rawPoints").contains("file " + f + ":5"),
+    assertTrue(
+        row("memory-host", "dataDir").contains("/srv/nws/memory"), row("memory-host", "dataDir"));
+    assertTrue(
+        row("memory-host", "rawPoints").contains("file " + f + ":5"),
         row("memory-host", "rawPoints"));
     assertTrue(row("proxy", "staleFactor").contains("2.5"), row("proxy", "staleFactor"));
-    assertTrue(row("sensor", "cluster").matches("\\s*cluster\\s+lab\\s+nws up, from up.cluster"
-        + " \\(file .*:3\\)"), row("sensor", "cluster"));
-    assertTrue(row("forecaster", "burnIn").matches("\\s*burnIn\\s+100\\s+default"),
+    assertTrue(
+        row("sensor", "cluster")
+            .matches("\\s*cluster\\s+lab\\s+nws up, from up.cluster" + " \\(file .*:3\\)"),
+        row("sensor", "cluster"));
+    assertTrue(
+        row("forecaster", "burnIn").matches("\\s*burnIn\\s+100\\s+default"),
         row("forecaster", "burnIn"));
   }
 
@@ -152,8 +186,12 @@ class ConfigCommandTest {
   void up_aWiredKeyInADaemonSection_namesTheUpKeyToUse() throws Exception {
     Path f = file("up.yaml", "memory-host:\n  port: 1234\n");
     assertEquals(2, run("config", "show", "up", "--config", f.toString()));
-    assertEquals("nws config show: config file " + f + ", line 2: memory-host.port is set by"
-        + " nws up; set up.memoryPort (--memory-port) instead", errorLine());
+    assertEquals(
+        "nws config show: config file "
+            + f
+            + ", line 2: memory-host.port is set by"
+            + " nws up; set up.memoryPort (--memory-port) instead",
+        errorLine());
   }
 
   @Test
@@ -161,8 +199,10 @@ class ConfigCommandTest {
     Path f = file("up.yaml", "forecaster:\n  burnin: 5\n");
     assertEquals(2, run("up", "--config", f.toString()));
     String line = errorLine();
-    assertTrue(line.startsWith("nws up: config file " + f + ", line 2: unknown key"
-        + " 'forecaster.burnin'"), line);
+    assertTrue(
+        line.startsWith(
+            "nws up: config file " + f + ", line 2: unknown key" + " 'forecaster.burnin'"),
+        line);
   }
 
   @Test
@@ -175,18 +215,39 @@ class ConfigCommandTest {
   void daemonHelp_isGeneratedFromTheSettings_withTheFlagsSpelledAsBefore() {
     assertEquals(0, run("memory", "--help"));
     String help = out.toString();
-    for (String flag : List.of("--config", "--port", "--metrics-port", "--data-dir",
-        "--nameserver", "--name", "--host", "--raw-points", "--raw-max-age-seconds",
-        "--max-series", "--max-new-series-per-call", "--max-new-series-per-caller-per-minute",
-        "--consolidation-interval-seconds")) {
+    for (String flag :
+        List.of(
+            "--config",
+            "--port",
+            "--metrics-port",
+            "--data-dir",
+            "--nameserver",
+            "--name",
+            "--host",
+            "--raw-points",
+            "--raw-max-age-seconds",
+            "--max-series",
+            "--max-new-series-per-call",
+            "--max-new-series-per-caller-per-minute",
+            "--consolidation-interval-seconds")) {
       assertTrue(help.contains(flag + "="), flag + " in " + help);
     }
     assertTrue(help.replaceAll("\\s+", " ").contains("(at least 1) Default: 10000."), help);
     out.getBuffer().setLength(0);
     assertEquals(0, run("up", "--help"));
-    for (String flag : List.of("--data-dir", "--host", "--nameserver-port", "--memory-port",
-        "--forecaster-port", "--proxy-port", "--sensor-port", "--probe-port", "--metrics-port",
-        "--cluster", "--config")) {
+    for (String flag :
+        List.of(
+            "--data-dir",
+            "--host",
+            "--nameserver-port",
+            "--memory-port",
+            "--forecaster-port",
+            "--proxy-port",
+            "--sensor-port",
+            "--probe-port",
+            "--metrics-port",
+            "--cluster",
+            "--config")) {
       assertTrue(out.toString().contains(flag + "="), flag + " in " + out);
     }
   }

@@ -30,9 +30,12 @@ class ConfigReferenceTest {
       Files.createDirectories(Path.of("target"));
       Files.writeString(Path.of("target/configuration.md"), expected);
     }
-    assertEquals(expected, actual, "docs/configuration.md is stale: run"
-        + " `bin/nws config reference > docs/configuration.md` (or copy"
-        + " cli/target/configuration.md)");
+    assertEquals(
+        expected,
+        actual,
+        "docs/configuration.md is stale: run"
+            + " `bin/nws config reference > docs/configuration.md` (or copy"
+            + " cli/target/configuration.md)");
   }
 
   @Test

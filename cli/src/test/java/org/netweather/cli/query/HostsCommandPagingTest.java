@@ -19,8 +19,8 @@ import org.netweather.nameserver.NameserverServer;
 import picocli.CommandLine;
 
 /**
- * {@code nws hosts} and {@code nws search} over 3 000 registrations of 64 x 1 KiB attributes
- * each (about 200 MB, fifty times gRPC's message limit): the listing arrives whole, page by page.
+ * {@code nws hosts} and {@code nws search} over 3 000 registrations of 64 x 1 KiB attributes each
+ * (about 200 MB, fifty times gRPC's message limit): the listing arrives whole, page by page.
  */
 class HostsCommandPagingTest {
   @TempDir Path dir;
@@ -56,17 +56,20 @@ class HostsCommandPagingTest {
 
   @Test
   void hostsAndSearch_list3000LargeRegistrations() throws Exception {
-    NameserverProperties p = NameserverProperties.defaults()
-        .with(NameserverProperties.PORT, 0)
-        .with(NameserverProperties.METRICS_PORT, -1)
-        .with(NameserverProperties.DATA_DIR, dir.toString());
+    NameserverProperties p =
+        NameserverProperties.defaults()
+            .with(NameserverProperties.PORT, 0)
+            .with(NameserverProperties.METRICS_PORT, -1)
+            .with(NameserverProperties.DATA_DIR, dir.toString());
     try (NameserverServer server = NameserverServer.start(p, NettyServerBuilder.forPort(0))) {
       Nameserver ns = server.nameserver();
       String value = "v".repeat(1024);
       for (int i = 0; i < 3_000; i++) {
-        Registration.Builder r = Registration.newBuilder()
-            .setName(String.format("sensor@h%04d", i)).setKind("sensor")
-            .setAddress("localhost:1");
+        Registration.Builder r =
+            Registration.newBuilder()
+                .setName(String.format("sensor@h%04d", i))
+                .setKind("sensor")
+                .setAddress("localhost:1");
         for (int a = 0; a < 64; a++) {
           r.putAttributes("attribute" + a, value);
         }
@@ -83,8 +86,14 @@ class HostsCommandPagingTest {
       assertEquals(3_000, sensors.stream().distinct().count());
 
       FirstColumn search = new FirstColumn();
-      assertEquals(0, run(new HostsCommand.SearchCommand(), search, "--nameserver", target,
-          "(&(kind=sensor)(name=sensor@h1*))"));
+      assertEquals(
+          0,
+          run(
+              new HostsCommand.SearchCommand(),
+              search,
+              "--nameserver",
+              target,
+              "(&(kind=sensor)(name=sensor@h1*))"));
       assertEquals(1_000, search.names.stream().filter(n -> n.startsWith("sensor@")).count());
     }
   }

@@ -22,17 +22,19 @@ class SeriesDeleteDirectoryTest {
 
   @Test
   void deleteSeries_leavesTheDirectory_andAFreshAppendIsPlacedAgain() throws Exception {
-    NameserverProperties nsp = NameserverProperties.defaults()
-        .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
-        .with(NameserverProperties.HOST, "localhost")
-        .with(NameserverProperties.METRICS_PORT, -1);
+    NameserverProperties nsp =
+        NameserverProperties.defaults()
+            .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
+            .with(NameserverProperties.HOST, "localhost")
+            .with(NameserverProperties.METRICS_PORT, -1);
     try (NameserverServer ns = NameserverServer.start(nsp, NettyServerBuilder.forPort(0))) {
       String target = "localhost:" + ns.getPort();
-      MemoryHostProperties mp = MemoryHostProperties.defaults()
-          .with(MemoryHostProperties.DATA_DIR, dir.resolve("mem").toString())
-          .with(MemoryHostProperties.HOST, "localhost")
-          .with(MemoryHostProperties.NAMESERVER, target)
-          .with(MemoryHostProperties.METRICS_PORT, -1);
+      MemoryHostProperties mp =
+          MemoryHostProperties.defaults()
+              .with(MemoryHostProperties.DATA_DIR, dir.resolve("mem").toString())
+              .with(MemoryHostProperties.HOST, "localhost")
+              .with(MemoryHostProperties.NAMESERVER, target)
+              .with(MemoryHostProperties.METRICS_PORT, -1);
       try (MemoryHostServer memory = MemoryHostServer.start(mp, NettyServerBuilder.forPort(0));
           NetWeatherClient client = NetWeatherClient.forAddress(target).build()) {
         long deadline = System.currentTimeMillis() + 10_000;
@@ -40,8 +42,11 @@ class SeriesDeleteDirectoryTest {
           assertTrue(System.currentTimeMillis() < deadline, "memory-host never registered");
           Thread.sleep(50);
         }
-        Measurement m = Measurement.newBuilder()
-            .setTimestampMs(System.currentTimeMillis() - 1_000).setValue(1).build();
+        Measurement m =
+            Measurement.newBuilder()
+                .setTimestampMs(System.currentTimeMillis() - 1_000)
+                .setValue(1)
+                .build();
         for (String s : List.of("user.x:a", "user.x:b", "user.y:a")) {
           client.put(s, List.of(m));
         }
@@ -50,7 +55,8 @@ class SeriesDeleteDirectoryTest {
         client.deleteSeries("user.x:*", true); // a dry run changes nothing
         assertEquals(3, client.directory("").size());
         client.deleteSeries("user.x:*", false);
-        assertEquals(List.of("user.y:a"),
+        assertEquals(
+            List.of("user.y:a"),
             client.directory("").stream().map(SeriesAssignment::getSeries).toList());
 
         client.put("user.x:a", List.of(m));

@@ -39,48 +39,93 @@ class PluginCommandsTest {
 
   @Test
   void pipeline_d4Bfc_keepsMostExtractCopiesOffTheWan() throws Exception {
-    assertEquals(0, run(new ScheduleCommand(), "pipeline", "--filters",
-        example("pipeline/d4.json"), "--snapshot", example("pipeline/d4-snapshot.json"),
-        "--algorithm", "bfc", "--simulate", "--json"), err.toString());
+    assertEquals(
+        0,
+        run(
+            new ScheduleCommand(),
+            "pipeline",
+            "--filters",
+            example("pipeline/d4.json"),
+            "--snapshot",
+            example("pipeline/d4-snapshot.json"),
+            "--algorithm",
+            "bfc",
+            "--simulate",
+            "--json"),
+        err.toString());
     Struct e = json().getFieldsOrThrow("filters").getListValue().getValues(1).getStructValue();
-    List<String> hosts = e.getFieldsOrThrow("hosts").getListValue().getValuesList().stream()
-        .map(Value::getStringValue).toList();
+    List<String> hosts =
+        e.getFieldsOrThrow("hosts").getListValue().getValuesList().stream()
+            .map(Value::getStringValue)
+            .toList();
     assertEquals(1, hosts.stream().filter(h -> h.startsWith("d")).count(), hosts.toString());
   }
 
   @Test
   void pipeline_d4Fcp_estimateFarFromSimulation() throws Exception {
-    assertEquals(0, run(new ScheduleCommand(), "pipeline", "--filters",
-        example("pipeline/d4.json"), "--snapshot", example("pipeline/d4-snapshot.json"),
-        "--algorithm", "fcp", "--simulate", "--json"), err.toString());
+    assertEquals(
+        0,
+        run(
+            new ScheduleCommand(),
+            "pipeline",
+            "--filters",
+            example("pipeline/d4.json"),
+            "--snapshot",
+            example("pipeline/d4-snapshot.json"),
+            "--algorithm",
+            "fcp",
+            "--simulate",
+            "--json"),
+        err.toString());
     Struct s = json();
     double estimate = s.getFieldsOrThrow("estimatedSeconds").getNumberValue();
-    double simulated = s.getFieldsOrThrow("simulation").getStructValue()
-        .getFieldsOrThrow("seconds").getNumberValue();
+    double simulated =
+        s.getFieldsOrThrow("simulation")
+            .getStructValue()
+            .getFieldsOrThrow("seconds")
+            .getNumberValue();
     assertTrue(simulated > 3.5 * estimate, estimate + " vs " + simulated);
   }
 
   @Test
   void pipeline_badAlgorithm_exitsTwoWithOneLine() {
-    assertEquals(2, run(new ScheduleCommand(), "pipeline", "--filters",
-        example("pipeline/d4.json"), "--snapshot", example("pipeline/d4-snapshot.json"),
-        "--algorithm", "heft"));
+    assertEquals(
+        2,
+        run(
+            new ScheduleCommand(),
+            "pipeline",
+            "--filters",
+            example("pipeline/d4.json"),
+            "--snapshot",
+            example("pipeline/d4-snapshot.json"),
+            "--algorithm",
+            "heft"));
     assertTrue(err.toString().contains("expected fcp or bfc"), err.toString());
   }
 
   @Test
   void cluster_table2Csv_printsSixClustersAsJson() throws Exception {
-    assertEquals(0, run(new ClusterCommand(), "--latency-matrix",
-        example("cluster/table2-78.csv"), "--json"), err.toString());
-    List<Integer> sizes = json().getFieldsOrThrow("clusters").getListValue().getValuesList()
-        .stream().map(v -> v.getListValue().getValuesCount()).toList();
+    assertEquals(
+        0,
+        run(new ClusterCommand(), "--latency-matrix", example("cluster/table2-78.csv"), "--json"),
+        err.toString());
+    List<Integer> sizes =
+        json().getFieldsOrThrow("clusters").getListValue().getValuesList().stream()
+            .map(v -> v.getListValue().getValuesCount())
+            .toList();
     assertEquals(List.of(20, 11, 7, 1, 20, 19), sizes);
   }
 
   @Test
   void cluster_negativeBound_exitsTwo() {
-    assertEquals(2, run(new ClusterCommand(), "--latency-matrix",
-        example("cluster/table2-78.csv"), "--bound", "-1"));
+    assertEquals(
+        2,
+        run(
+            new ClusterCommand(),
+            "--latency-matrix",
+            example("cluster/table2-78.csv"),
+            "--bound",
+            "-1"));
   }
 
   @Test
@@ -90,22 +135,45 @@ class PluginCommandsTest {
       port = s.getLocalPort();
     }
     assertEquals(1, run(new SwapCommand(), "status", "--dispatcher-port", "" + port));
-    assertTrue(err.toString().startsWith("nws swap status: cannot reach the swap dispatcher at "
-        + "localhost:" + port + " (Connection refused)"), err.toString());
+    assertTrue(
+        err.toString()
+            .startsWith(
+                "nws swap status: cannot reach the swap dispatcher at "
+                    + "localhost:"
+                    + port
+                    + " (Connection refused)"),
+        err.toString());
     assertEquals(1, err.toString().strip().lines().count(), err.toString());
   }
 
   @Test
   void broadcast_table2Snapshot_beatsTheFlatBinomial() throws Exception {
-    assertEquals(0, run(new ScheduleCommand(), "broadcast", "--snapshot",
-        example("cluster/table2-snapshot.json"), "--size", "8192", "--json"), err.toString());
+    assertEquals(
+        0,
+        run(
+            new ScheduleCommand(),
+            "broadcast",
+            "--snapshot",
+            example("cluster/table2-snapshot.json"),
+            "--size",
+            "8192",
+            "--json"),
+        err.toString());
     Struct s = json();
     assertEquals(6, s.getFieldsOrThrow("clusters").getListValue().getValuesCount());
-    assertEquals(5, s.getFieldsOrThrow("interCluster").getStructValue()
-        .getFieldsOrThrow("sends").getListValue().getValuesCount());
+    assertEquals(
+        5,
+        s.getFieldsOrThrow("interCluster")
+            .getStructValue()
+            .getFieldsOrThrow("sends")
+            .getListValue()
+            .getValuesCount());
     double hier = s.getFieldsOrThrow("predictedSeconds").getNumberValue();
-    double flat = s.getFieldsOrThrow("flatBinomialSeconds").getStructValue()
-        .getFieldsOrThrow("randomRanks").getNumberValue();
+    double flat =
+        s.getFieldsOrThrow("flatBinomialSeconds")
+            .getStructValue()
+            .getFieldsOrThrow("randomRanks")
+            .getNumberValue();
     assertEquals(9685e-6, hier, 2e-6);
     assertTrue(flat > 2 * hier);
   }

@@ -23,8 +23,8 @@ class ScheduleCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cmd = new CommandLine(new ScheduleCommand())
-        .setExecutionExceptionHandler(new ErrorHandler());
+    CommandLine cmd =
+        new CommandLine(new ScheduleCommand()).setExecutionExceptionHandler(new ErrorHandler());
     cmd.setOut(new PrintWriter(out));
     cmd.setErr(new PrintWriter(err));
     return cmd.execute(args);
@@ -38,7 +38,8 @@ class ScheduleCommandTest {
 
   private static List<String> strings(Struct s, String key) {
     return s.getFieldsOrThrow(key).getListValue().getValuesList().stream()
-        .map(Value::getStringValue).toList();
+        .map(Value::getStringValue)
+        .toList();
   }
 
   private static String example(String name) {
@@ -48,43 +49,55 @@ class ScheduleCommandTest {
   @Test
   void schedule_withoutPlugin_listsThePlugins() {
     assertEquals(2, run());
-    assertTrue(err.toString().contains("broadcast, cluster, jacobi, pipeline, swap, tree"), err.toString());
+    assertTrue(
+        err.toString().contains("broadcast, cluster, jacobi, pipeline, swap, tree"),
+        err.toString());
   }
 
   @Test
   void schedule_unknownPlugin_namesTheKnownOnesExitTwo() {
     assertEquals(2, run("nosuch", "--size", "10"));
-    assertEquals("nws schedule: unknown scheduler 'nosuch'; known: broadcast, cluster, jacobi, "
-        + "pipeline, swap, tree", err.toString().strip());
+    assertEquals(
+        "nws schedule: unknown scheduler 'nosuch'; known: broadcast, cluster, jacobi, "
+            + "pipeline, swap, tree",
+        err.toString().strip());
   }
 
   @Test
   void jacobi_j6Json_choosesB1AndB2At0_4128() throws Exception {
-    assertEquals(0, run("jacobi", "--snapshot", example("jacobi/j6.json"), "--size", "1000",
-        "--json"), err.toString());
+    assertEquals(
+        0,
+        run("jacobi", "--snapshot", example("jacobi/j6.json"), "--size", "1000", "--json"),
+        err.toString());
     Struct s = json();
     assertEquals(List.of("B1", "B2"), strings(s, "hosts"));
-    assertEquals(List.of(500.0, 500.0), s.getFieldsOrThrow("widths").getListValue()
-        .getValuesList().stream().map(Value::getNumberValue).toList());
+    assertEquals(
+        List.of(500.0, 500.0),
+        s.getFieldsOrThrow("widths").getListValue().getValuesList().stream()
+            .map(Value::getNumberValue)
+            .toList());
     assertEquals(0.4128, s.getFieldsOrThrow("predictedSeconds").getNumberValue(), 1e-12);
   }
 
   @Test
   void jacobi_j7At6000_findsTheCappedSchedule() throws Exception {
-    assertEquals(0, run("jacobi", "--snapshot", example("jacobi/j7.json"), "--size", "6000",
-        "--json"), err.toString());
+    assertEquals(
+        0,
+        run("jacobi", "--snapshot", example("jacobi/j7.json"), "--size", "6000", "--json"),
+        err.toString());
     Struct s = json();
     assertEquals(8, strings(s, "hosts").size());
-    double sum = s.getFieldsOrThrow("widths").getListValue().getValuesList().stream()
-        .mapToDouble(Value::getNumberValue).sum();
+    double sum =
+        s.getFieldsOrThrow("widths").getListValue().getValuesList().stream()
+            .mapToDouble(Value::getNumberValue)
+            .sum();
     assertEquals(6000, sum);
     assertEquals(1.009, s.getFieldsOrThrow("predictedSeconds").getNumberValue(), 1e-3);
   }
 
   @Test
   void jacobi_j7At6000AsPublished_reportsNoScheduleWithExitOne() {
-    assertEquals(1, run("jacobi", "--snapshot", example("jacobi/j7.json"), "--solver",
-        "apples"));
+    assertEquals(1, run("jacobi", "--snapshot", example("jacobi/j7.json"), "--solver", "apples"));
     assertTrue(out.toString().contains("no feasible schedule"), out.toString());
     assertTrue(out.toString().contains("SP1 needs 136.3 MiB, has 128.0 MiB (F2)"));
   }
@@ -99,8 +112,17 @@ class ScheduleCommandTest {
 
   @Test
   void jacobi_demonstrate_printsPredictedAndMeasured() {
-    assertEquals(0, run("jacobi", "--snapshot", example("jacobi/j1.json"), "--size", "200",
-        "--demonstrate", "10"), err.toString());
+    assertEquals(
+        0,
+        run(
+            "jacobi",
+            "--snapshot",
+            example("jacobi/j1.json"),
+            "--size",
+            "200",
+            "--demonstrate",
+            "10"),
+        err.toString());
     assertTrue(out.toString().contains("iteration: predicted"), out.toString());
   }
 
@@ -135,8 +157,18 @@ class ScheduleCommandTest {
 
   @Test
   void tree_table4At10Mb1Diagonal_excludesEveryChild() throws Exception {
-    assertEquals(0, run("tree", "--tree", example("tree/table4.json"), "--task-mb", "10",
-        "--task-compute", "1", "--json"), err.toString());
+    assertEquals(
+        0,
+        run(
+            "tree",
+            "--tree",
+            example("tree/table4.json"),
+            "--task-mb",
+            "10",
+            "--task-compute",
+            "1",
+            "--json"),
+        err.toString());
     Struct s = json();
     assertEquals(List.of(), strings(s, "priority"));
     assertEquals(List.of("Lab3", "Lab4", "Lab5", "Lab6", "SB0", "Tenn"), strings(s, "excluded"));
@@ -145,33 +177,77 @@ class ScheduleCommandTest {
 
   @Test
   void tree_table4At2Mb1Diagonal_prioritisesByIrS() throws Exception {
-    assertEquals(0, run("tree", "--tree", example("tree/table4.json"), "--task-mb", "2",
-        "--task-compute", "1", "--json", "--simulate", "200"), err.toString());
+    assertEquals(
+        0,
+        run(
+            "tree",
+            "--tree",
+            example("tree/table4.json"),
+            "--task-mb",
+            "2",
+            "--task-compute",
+            "1",
+            "--json",
+            "--simulate",
+            "200"),
+        err.toString());
     Struct s = json();
     assertEquals(List.of("Lab4", "Lab5", "Lab3", "Lab6", "SB0"), strings(s, "priority"));
     assertEquals(List.of("Tenn"), strings(s, "excluded"));
     assertEquals(12.343, s.getFieldsOrThrow("throughputBound").getNumberValue(), 1e-3);
-    Struct protocols = s.getFieldsOrThrow("simulation").getStructValue()
-        .getFieldsOrThrow("protocols").getStructValue();
+    Struct protocols =
+        s.getFieldsOrThrow("simulation")
+            .getStructValue()
+            .getFieldsOrThrow("protocols")
+            .getStructValue();
     assertEquals(7, protocols.getFieldsCount());
-    assertEquals(1.0, protocols.getFieldsOrThrow("RootComputes").getStructValue()
-        .getFieldsOrThrow("normalised").getNumberValue());
+    assertEquals(
+        1.0,
+        protocols
+            .getFieldsOrThrow("RootComputes")
+            .getStructValue()
+            .getFieldsOrThrow("normalised")
+            .getNumberValue());
   }
 
   @Test
   void tree_singlePortText_printsPriorityBoundAndSimulation() {
-    assertEquals(0, run("tree", "--tree", example("tree/table4.json"), "--task-mb", "5",
-        "--task-compute", "1", "--port", "single", "--simulate", "100"), err.toString());
+    assertEquals(
+        0,
+        run(
+            "tree",
+            "--tree",
+            example("tree/table4.json"),
+            "--task-mb",
+            "5",
+            "--task-compute",
+            "1",
+            "--port",
+            "single",
+            "--simulate",
+            "100"),
+        err.toString());
     String text = out.toString();
-    assertTrue(text.contains("priority at Lab0 (single-port, largest B_r·(1 − a) first): "
-        + "Lab4 Lab5"), text);
+    assertTrue(
+        text.contains("priority at Lab0 (single-port, largest B_r·(1 − a) first): " + "Lab4 Lab5"),
+        text);
     assertTrue(text.contains("IA:Multi"), text);
   }
 
   @Test
   void tree_badPort_exitTwo() {
-    assertEquals(2, run("tree", "--tree", example("tree/table4.json"), "--task-mb", "5",
-        "--task-compute", "1", "--port", "both"));
+    assertEquals(
+        2,
+        run(
+            "tree",
+            "--tree",
+            example("tree/table4.json"),
+            "--task-mb",
+            "5",
+            "--task-compute",
+            "1",
+            "--port",
+            "both"));
   }
 
   @Test

@@ -113,15 +113,18 @@ class SchedulerPluginRegistryTest {
 
   @Test
   void register_blankName_rejected() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new SchedulerPluginRegistry().register(new Fake(" ", 5, true)));
   }
 
   @Test
   void defaultRegistry_findsEveryBuiltInPluginThroughServiceLoader() {
     // Nothing registers these by hand: only META-INF/services names them.
-    assertEquals(java.util.List.of("broadcast", "cluster", "jacobi", "pipeline", "swap", "tree"),
+    assertEquals(
+        java.util.List.of("broadcast", "cluster", "jacobi", "pipeline", "swap", "tree"),
         SchedulerPluginRegistry.getDefaultRegistry().providers().stream()
-            .map(SchedulerPluginProvider::name).toList());
+            .map(SchedulerPluginProvider::name)
+            .toList());
   }
 }

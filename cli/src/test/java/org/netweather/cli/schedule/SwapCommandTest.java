@@ -25,15 +25,15 @@ import picocli.CommandLine;
 /** {@code nws schedule swap} against a dispatcher steering the example application. */
 class SwapCommandTest {
   private static SwapManager manager() {
-    return new SwapManager("example", List.of("h0", "h1", "h2", "h3"), 2,
-        new FphPolicy(FphParameters.defaults()), 2);
+    return new SwapManager(
+        "example", List.of("h0", "h1", "h2", "h3"), 2, new FphPolicy(FphParameters.defaults()), 2);
   }
 
   private static String nws(int port, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cmd = new CommandLine(new SwapCommand())
-        .setExecutionExceptionHandler(new ErrorHandler());
+    CommandLine cmd =
+        new CommandLine(new SwapCommand()).setExecutionExceptionHandler(new ErrorHandler());
     cmd.setOut(new PrintWriter(out));
     cmd.setErr(new PrintWriter(err));
     String[] all = new String[args.length + 1];
@@ -48,16 +48,19 @@ class SwapCommandTest {
     SwapDispatcher d = new SwapDispatcher();
     SwapManager m = manager();
     d.adopt(m);
-    try (SwapDispatcherServer s = SwapDispatcherServer.start(d, NettyServerBuilder.forAddress(
-        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))) {
+    try (SwapDispatcherServer s =
+        SwapDispatcherServer.start(
+            d,
+            NettyServerBuilder.forAddress(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))) {
       String status = nws(s.getPort(), "status");
-      assertTrue(status.startsWith("0 example policy=fph root=h0 ranks=0:h0,1:h1 swaps=0"),
-          status);
+      assertTrue(status.startsWith("0 example policy=fph root=h0 ranks=0:h0,1:h1 swaps=0"), status);
       assertTrue(nws(s.getPort(), "force", "example", "h1", "h3").startsWith("0 "));
       ExampleIterativeApp.run(m, 20, 10, Map.of(), 0);
       assertEquals(Map.of(0, "h0", 1, "h3"), m.ranks());
-      assertTrue(nws(s.getPort(), "status", "example", "--json").contains("\"swaps\": 1")
-          || nws(s.getPort(), "status", "example", "--json").contains("\"swaps\":1"));
+      assertTrue(
+          nws(s.getPort(), "status", "example", "--json").contains("\"swaps\": 1")
+              || nws(s.getPort(), "status", "example", "--json").contains("\"swaps\":1"));
       String bad = nws(s.getPort(), "force", "example", "h2", "h1");
       assertTrue(bad.startsWith("2 ") || bad.startsWith("1 "), bad);
       assertTrue(bad.contains("must be active"), bad);
@@ -70,10 +73,14 @@ class SwapCommandTest {
     SwapDispatcher d = new SwapDispatcher();
     d.start("fish", List.of("a", "b", "c", "d"), 2, new NaivePolicy(false), 2);
     d.adopt(manager());
-    try (SwapDispatcherServer s = SwapDispatcherServer.start(d, NettyServerBuilder.forAddress(
-        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))) {
-      assertEquals("0 example policy=fph root=h0 ranks=0:h0,1:h1 swaps=0 last=-\n"
-          + "fish policy=naive root=a ranks=0:a,1:b swaps=0 last=-\n",
+    try (SwapDispatcherServer s =
+        SwapDispatcherServer.start(
+            d,
+            NettyServerBuilder.forAddress(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))) {
+      assertEquals(
+          "0 example policy=fph root=h0 ranks=0:h0,1:h1 swaps=0 last=-\n"
+              + "fish policy=naive root=a ranks=0:a,1:b swaps=0 last=-\n",
           nws(s.getPort(), "status").replace(System.lineSeparator(), "\n"));
       String missing = nws(s.getPort(), "status", "nope");
       assertTrue(missing.startsWith("2 ") && missing.contains("no application 'nope'"), missing);
@@ -87,7 +94,9 @@ class SwapCommandTest {
       port = free.getLocalPort();
     }
     String out = nws(port, "status");
-    assertTrue(out.startsWith("1 ") && out.contains("cannot reach the swap dispatcher at localhost:"
-        + port), out);
+    assertTrue(
+        out.startsWith("1 ")
+            && out.contains("cannot reach the swap dispatcher at localhost:" + port),
+        out);
   }
 }

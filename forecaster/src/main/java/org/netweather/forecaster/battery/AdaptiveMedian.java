@@ -1,25 +1,24 @@
 package org.netweather.forecaster.battery;
 
 /**
- * Forecasts the median of the last {@code w} measurements, where {@code w} moves by
- * {@code step} within [min, max] toward whichever of w - step, w, w + step would have predicted
- * the latest measurement best.
+ * Forecasts the median of the last {@code w} measurements, where {@code w} moves by {@code step}
+ * within [min, max] toward whichever of w - step, w, w + step would have predicted the latest
+ * measurement best.
  *
- * <p>NWS primaries #17-#18, "Adaptive Median Window 5-21" (start 10, step 1) and "21-51" (start
- * 30, step 5) (docs/forecasting.md). After each measurement, once the
- * history holds {@code max} values, the squared errors of the three candidate windows on that
- * measurement are compared and {@code w} moves to the best; ties keep {@code w}, then prefer the
- * smaller window.
+ * <p>NWS primaries #17-#18, "Adaptive Median Window 5-21" (start 10, step 1) and "21-51" (start 30,
+ * step 5) (docs/forecasting.md). After each measurement, once the history holds {@code max} values,
+ * the squared errors of the three candidate windows on that measurement are compared and {@code w}
+ * moves to the best; ties keep {@code w}, then prefer the smaller window.
  *
  * <p><b>The quirk, decided.</b> The original {@code UpdateAdMedian} passes the offsets themselves
- * (1 or 5) as the "smaller" and "larger" candidate windows instead of {@code w - step} and
- * {@code w + step}, and does not clamp {@code w}. That reads as a bug: the {@code #ifdef NOTYET
+ * (1 or 5) as the "smaller" and "larger" candidate windows instead of {@code w - step} and {@code w
+ * + step}, and does not clamp {@code w}. That reads as a bug: the {@code #ifdef NOTYET
  * AdjustedMedian} code beside it shows the intended rule. We implement the intended rule
  * (candidates {@code w +/- step}, clamped to [min, max]), as did the independent reference
  * implementation we checked the battery against.
  *
- * <p>Cost: the three candidate medians for the next step are found in one walk of a shared
- * {@link SortedWindow} of capacity at least {@code max}: O(capacity) per measurement.
+ * <p>Cost: the three candidate medians for the next step are found in one walk of a shared {@link
+ * SortedWindow} of capacity at least {@code max}: O(capacity) per measurement.
  */
 final class AdaptiveMedian implements Predictor {
   private final SortedWindow values;

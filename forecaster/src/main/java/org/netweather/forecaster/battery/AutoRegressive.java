@@ -8,9 +8,9 @@ import java.util.Locale;
  * measurement by exponentially weighted recursive least squares.
  *
  * <p>Dinda and O'Hallaron ("Host load prediction using linear models", Cluster Computing 3(4),
- * 2000) found AR(16) the best cost/benefit model for host load, fitted in batch. Here the fit
- * is online: standard RLS with forgetting factor lambda (Haykin, "Adaptive Filter Theory", 4th
- * ed., §9; Ljung and Söderström 1983), regressor [1, z(t), ..., z(t-p+1)]:
+ * 2000) found AR(16) the best cost/benefit model for host load, fitted in batch. Here the fit is
+ * online: standard RLS with forgetting factor lambda (Haykin, "Adaptive Filter Theory", 4th ed.,
+ * §9; Ljung and Söderström 1983), regressor [1, z(t), ..., z(t-p+1)]:
  *
  * <pre>
  *   u = P phi;  k = u / (lambda + phi . u);  w += k (z - w . phi);  P = (P - k u') / lambda
@@ -20,16 +20,16 @@ import java.util.Locale;
  *
  * <ol>
  *   <li>Values are centred and scaled by the mean and spread of the first {@code warmup}
- *       measurements, so the prior P = 100 I means the same whatever the units (bytes or %).
- *       Until then the forecast is the last value.
- *   <li>With forgetting, P grows without bound along directions the data stop exciting (a
- *       series that sits still); its trace is capped, which keeps it from overflowing.
- *   <li>The forecast is clamped to the range of the lags widened by that range on each side, so
- *       a briefly unstable fit cannot forecast absurd values.
+ *       measurements, so the prior P = 100 I means the same whatever the units (bytes or %). Until
+ *       then the forecast is the last value.
+ *   <li>With forgetting, P grows without bound along directions the data stop exciting (a series
+ *       that sits still); its trace is capped, which keeps it from overflowing.
+ *   <li>The forecast is clamped to the range of the lags widened by that range on each side, so a
+ *       briefly unstable fit cannot forecast absurd values.
  * </ol>
  *
- * <p>Cost O(p^2) per measurement, about 2 (p+1)^2 multiply-adds; P is symmetric, so only its
- * upper triangle is stored and updated ((p+1)(p+2)/2 doubles: 153 for AR(16)).
+ * <p>Cost O(p^2) per measurement, about 2 (p+1)^2 multiply-adds; P is symmetric, so only its upper
+ * triangle is stored and updated ((p+1)(p+2)/2 doubles: 153 for AR(16)).
  */
 final class AutoRegressive implements Predictor {
   /** Forgetting factor of the standard members: an effective memory of about 1000 steps. */

@@ -15,11 +15,11 @@ package org.netweather.forecaster.battery;
  * </pre>
  *
  * <p>Centring each product on the current mean, rather than keeping raw moments and subtracting
- * mean^2 later, keeps the sums accurate when the level is far from zero or shifts. The scale of
- * c is arbitrary (Yule-Walker needs only the ratios c[j] / c[0]).
+ * mean^2 later, keeps the sums accurate when the level is far from zero or shifts. The scale of c
+ * is arbitrary (Yule-Walker needs only the ratios c[j] / c[0]).
  *
- * <p>Cost O(maxLag) per measurement, no allocation. Several members share one instance (see
- * {@link WindowPool}); {@link #offer} makes the first of them to see a measurement add it.
+ * <p>Cost O(maxLag) per measurement, no allocation. Several members share one instance (see {@link
+ * WindowPool}); {@link #offer} makes the first of them to see a measurement add it.
  */
 final class Autocovariances {
   private final double forgetting;
@@ -126,8 +126,8 @@ final class Autocovariances {
   }
 
   /**
-   * The array holding the recent values: {@code recent(j) == history()[historyStart() + j]}
-   * until the next measurement. For loops over the lags that should not call per element.
+   * The array holding the recent values: {@code recent(j) == history()[historyStart() + j]} until
+   * the next measurement. For loops over the lags that should not call per element.
    */
   double[] history() {
     return history;

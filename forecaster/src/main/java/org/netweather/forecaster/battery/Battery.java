@@ -35,15 +35,15 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>Why the last level is a choice between two whole hierarchies, not one more selector over
- * everything: on series where the new members do not help, each extended selector is its
- * faithful twin plus the noise of occasionally following a new member, and a top level that
- * switches among 18 near-equal candidates adds its own switching noise. Choosing between just
- * two long-run records keeps the faithful result wherever the extension does not pay, and takes
- * the extension where it does (docs/forecasting.md warns that unguarded selection with an unstable
- * member can lose 50%). The burn-in guards the same thing from below.
+ * everything: on series where the new members do not help, each extended selector is its faithful
+ * twin plus the noise of occasionally following a new member, and a top level that switches among
+ * 18 near-equal candidates adds its own switching noise. Choosing between just two long-run records
+ * keeps the faithful result wherever the extension does not pay, and takes the extension where it
+ * does (docs/forecasting.md warns that unguarded selection with an unstable member can lose 50%).
+ * The burn-in guards the same thing from below.
  *
- * <p>No allocation per measurement; state is flat arrays sized at construction
- * ({@link #stateBytes()}). Not thread-safe: feed one series from one thread at a time.
+ * <p>No allocation per measurement; state is flat arrays sized at construction ({@link
+ * #stateBytes()}). Not thread-safe: feed one series from one thread at a time.
  */
 public final class Battery {
   private final BatteryLayout layout;
@@ -60,8 +60,7 @@ public final class Battery {
     this.members = members;
     this.faithfulCount = layout.faithfulCount();
     this.memberForecasts = new double[members.length];
-    this.memberErrors =
-        new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS, faithfulCount);
+    this.memberErrors = new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS, faithfulCount);
     this.selection = new NwsSelection(memberErrors);
     Arrays.fill(memberForecasts, Double.NaN);
   }
@@ -176,7 +175,8 @@ public final class Battery {
     double[] forecasts = memberForecasts;
     memberErrors.record(forecasts, value);
     double bestFaithful = closest(forecasts, 0, faithfulCount, value);
-    double best = Math.min(bestFaithful, closest(forecasts, faithfulCount, forecasts.length, value));
+    double best =
+        Math.min(bestFaithful, closest(forecasts, faithfulCount, forecasts.length, value));
     oracle[0] += bestFaithful * bestFaithful;
     oracle[1] += bestFaithful;
     oracle[2] += best * best;
@@ -185,8 +185,8 @@ public final class Battery {
   }
 
   /**
-   * Least |value - forecasts[i]| over [from, to), +infinity if empty. Two independent chains:
-   * each Math.min is a few dependent instructions.
+   * Least |value - forecasts[i]| over [from, to), +infinity if empty. Two independent chains: each
+   * Math.min is a few dependent instructions.
    */
   private static double closest(double[] forecasts, int from, int to, double value) {
     double even = Double.POSITIVE_INFINITY;

@@ -4,9 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a {@link Battery} holds: its members, which of them form the faithful NWS battery, and
- * how long the others wait before they may be selected. Immutable; one layout serves every
- * series.
+ * What a {@link Battery} holds: its members, which of them form the faithful NWS battery, and how
+ * long the others wait before they may be selected. Immutable; one layout serves every series.
  *
  * <pre>{@code
  * BatteryLayout layout = BatteryLayout.standard();
@@ -63,8 +62,8 @@ public final class BatteryLayout {
 
   /**
    * A layout over registered predictors: {@code faithful} ones play the NWS primaries and may be
-   * selected from the first measurement; {@code extended} ones join after
-   * {@link #DEFAULT_BURN_IN} measurements.
+   * selected from the first measurement; {@code extended} ones join after {@link #DEFAULT_BURN_IN}
+   * measurements.
    */
   public static BatteryLayout of(
       PredictorRegistry registry, List<String> faithful, List<String> extended) {
@@ -95,13 +94,13 @@ public final class BatteryLayout {
 
   /**
    * Measurements a fresh battery needs before every part of it is formed: one to forecast from,
-   * then enough scored steps to fill the longest NWS error window (100) and to end the burn-in
-   * of the extended members. The longest member window (51 for the trimmed mean and the
-   * adaptive median) is shorter; the whole-history records (running mean, cumulative errors)
-   * never fill, and more history only refines them, as it does the AR statistics (forgetting
-   * factor 0.999, a memory of about 1 000 steps: estimated from 100 steps they are usable but
-   * noisy, and the AR members are chosen only where they beat the others anyway). A restart
-   * costs this many battery updates per series: 101 x 470 000 series is about 48 million. A follower warming a battery up from
+   * then enough scored steps to fill the longest NWS error window (100) and to end the burn-in of
+   * the extended members. The longest member window (51 for the trimmed mean and the adaptive
+   * median) is shorter; the whole-history records (running mean, cumulative errors) never fill, and
+   * more history only refines them, as it does the AR statistics (forgetting factor 0.999, a memory
+   * of about 1 000 steps: estimated from 100 steps they are usable but noisy, and the AR members
+   * are chosen only where they beat the others anyway). A restart costs this many battery updates
+   * per series: 101 x 470 000 series is about 48 million. A follower warming a battery up from
    * stored history asks for this many points per series, not the whole history.
    */
   public int warmUpPoints() {

@@ -8,37 +8,35 @@ import java.util.Arrays;
  *
  * <p>The original NWS keeps, per predictor, a ring of cumulative-error snapshots and takes the
  * error over a window as C[t] - C[t-w] (forc.c; docs/forecasting.md). We keep a ring of per-step
- * absolute errors instead and update each window sum by adding the newest error and subtracting
- * the one leaving the window. Same numbers, smaller state: the ring holds one {@code float} per
- * forecaster and step, and the squared error is the square of that float computed in double,
- * which is exact (a 24-bit mantissa squared fits in 53 bits). Each window sum therefore adds and
- * later subtracts exactly the same values; only double rounding can drift, and the sums are
- * rebuilt from the ring every {@value #REBUILD_EVERY} steps to stop even that; a window of one
- * step is set, not slid, so it holds this step's errors exactly. Whole-history sums use the
- * unrounded errors.
+ * absolute errors instead and update each window sum by adding the newest error and subtracting the
+ * one leaving the window. Same numbers, smaller state: the ring holds one {@code float} per
+ * forecaster and step, and the squared error is the square of that float computed in double, which
+ * is exact (a 24-bit mantissa squared fits in 53 bits). Each window sum therefore adds and later
+ * subtracts exactly the same values; only double rounding can drift, and the sums are rebuilt from
+ * the ring every {@value #REBUILD_EVERY} steps to stop even that; a window of one step is set, not
+ * slid, so it holds this step's errors exactly. Whole-history sums use the unrounded errors.
  *
  * <p>Layout is flat and row-major so one step touches a few contiguous rows: {@code
- * ring[row][forecaster]} with one row more than the longest window (the new row is written
- * first, and no window's leaving row is ever the one being written), {@code
+ * ring[row][forecaster]} with one row more than the longest window (the new row is written first,
+ * and no window's leaving row is ever the one being written), {@code
  * sums[window][metric][forecaster]}. Cost per step: O(forecasters x windows) additions, plus the
  * rebuild amortized to O(forecasters); no allocation.
  *
- * <p>Leaders. Selection needs, every step, the forecaster with the lowest sum for every metric
- * and window, over two ranges of forecasters: [0, split) (the faithful members) and [split,
- * count) (the extended ones), and over all of them counting from a baseline. Rather than have
- * each of 2 x 16 selectors rescan the sums, the ledger finds the leaders itself right after
- * updating each window's sums, while they are in L1: the same minimum as {@link
- * #argminWindow} and {@link #argminTotal} (strictly lower wins, ties go to the lower index), so
- * the same leaders. Each sum is compared as one long key: the bits of a
- * double that is not negative order like the double, and its lowest mantissa bits (5 for up to
- * 32 forecasters) are replaced by the forecaster's index, so one integer minimum finds both the
- * least sum and who holds it, with a conditional move and no data-dependent branch. Which
- * member leads changes often and unpredictably (window 1: on 86% of steps of the NAB traces),
- * so branching scans spend their time on mispredictions; index-and-value chains kept apart
- * cost three times the instructions. Measured on the standard battery's 24 members: the ledger
- * from about 780 to 550 ns per step. Two consequences: sums within a relative 2^-47 of each
- * other (rounding noise) rank as ties, and a window sum left at -1e-17 by add-then-subtract
- * rounding, whose true value is zero, ranks as zero.
+ * <p>Leaders. Selection needs, every step, the forecaster with the lowest sum for every metric and
+ * window, over two ranges of forecasters: [0, split) (the faithful members) and [split, count) (the
+ * extended ones), and over all of them counting from a baseline. Rather than have each of 2 x 16
+ * selectors rescan the sums, the ledger finds the leaders itself right after updating each window's
+ * sums, while they are in L1: the same minimum as {@link #argminWindow} and {@link #argminTotal}
+ * (strictly lower wins, ties go to the lower index), so the same leaders. Each sum is compared as
+ * one long key: the bits of a double that is not negative order like the double, and its lowest
+ * mantissa bits (5 for up to 32 forecasters) are replaced by the forecaster's index, so one integer
+ * minimum finds both the least sum and who holds it, with a conditional move and no data-dependent
+ * branch. Which member leads changes often and unpredictably (window 1: on 86% of steps of the NAB
+ * traces), so branching scans spend their time on mispredictions; index-and-value chains kept apart
+ * cost three times the instructions. Measured on the standard battery's 24 members: the ledger from
+ * about 780 to 550 ns per step. Two consequences: sums within a relative 2^-47 of each other
+ * (rounding noise) rank as ties, and a window sum left at -1e-17 by add-then-subtract rounding,
+ * whose true value is zero, ranks as zero.
  */
 final class ErrorLedger {
   static final int SQUARED = 0;
@@ -167,9 +165,9 @@ final class ErrorLedger {
   }
 
   /**
-   * Finds the least of {@code a[base + i]} (squared) and of {@code a[base + n + i]} (absolute)
-   * over i in [from, to), all not negative, in one pass, and records them at {@code
-   * leaders[slot]} and {@code leaders[slot + 2]}; {@code from} if the range is empty.
+   * Finds the least of {@code a[base + i]} (squared) and of {@code a[base + n + i]} (absolute) over
+   * i in [from, to), all not negative, in one pass, and records them at {@code leaders[slot]} and
+   * {@code leaders[slot + 2]}; {@code from} if the range is empty.
    */
   private void leaders2(double[] a, int base, int n, int from, int to, int slot) {
     long indexBits = indexMask;
@@ -186,9 +184,9 @@ final class ErrorLedger {
   }
 
   /**
-   * A sum and its forecaster as one long that orders like (sum, index): the bits of a double
-   * that is not negative order like the double, and the lowest mantissa bits give way to the
-   * index. A negative sum (rounding residue of a true zero) becomes +0.
+   * A sum and its forecaster as one long that orders like (sum, index): the bits of a double that
+   * is not negative order like the double, and the lowest mantissa bits give way to the index. A
+   * negative sum (rounding residue of a true zero) becomes +0.
    */
   private static long key(double sum, long indexBits, int i) {
     long bits = Double.doubleToRawLongBits(sum);
@@ -196,8 +194,8 @@ final class ErrorLedger {
   }
 
   /**
-   * The least of {@code a[offset + i]}, i in [0, length), ties to the lower index, by the same
-   * keys as the leaders; {@code indexBits} must hold {@code length - 1}.
+   * The least of {@code a[offset + i]}, i in [0, length), ties to the lower index, by the same keys
+   * as the leaders; {@code indexBits} must hold {@code length - 1}.
    */
   static int argmin(double[] a, int offset, int length, long indexBits) {
     long least = Long.MAX_VALUE;
@@ -240,8 +238,8 @@ final class ErrorLedger {
   }
 
   /**
-   * From now on, also track the leader over all forecasters of errors counted from here (see
-   * {@link #leaderSinceBaseline}).
+   * From now on, also track the leader over all forecasters of errors counted from here (see {@link
+   * #leaderSinceBaseline}).
    */
   void markBaseline() {
     if (baseline == null) {
@@ -267,9 +265,8 @@ final class ErrorLedger {
   }
 
   /**
-   * The forecaster in [from, to) with the lowest total error since {@code baseline} (totals
-   * copied earlier with {@link #copyTotals}, or null for the whole history); ties go to the lower
-   * index.
+   * The forecaster in [from, to) with the lowest total error since {@code baseline} (totals copied
+   * earlier with {@link #copyTotals}, or null for the whole history); ties go to the lower index.
    */
   int argminTotal(int metric, int from, int to, double[] baseline) {
     int offset = metric * count;
@@ -286,8 +283,8 @@ final class ErrorLedger {
   }
 
   /**
-   * The forecaster in [from, to) with the lowest error over window {@code w}; ties go low, and
-   * a sum below zero (rounding residue) counts as zero, as in the leader scans.
+   * The forecaster in [from, to) with the lowest error over window {@code w}; ties go low, and a
+   * sum below zero (rounding residue) counts as zero, as in the leader scans.
    */
   int argminWindow(int metric, int w, int from, int to) {
     int offset = (w * 2 + metric) * count;
@@ -304,8 +301,8 @@ final class ErrorLedger {
   }
 
   /**
-   * Forecaster {@code i}'s error over window {@code w} as the key the leaders are found by: of
-   * two forecasters, the one with the lower key leads.
+   * Forecaster {@code i}'s error over window {@code w} as the key the leaders are found by: of two
+   * forecasters, the one with the lower key leads.
    */
   long rank(int metric, int w, int i) {
     return key(windowed(metric, w, i), indexMask, i);

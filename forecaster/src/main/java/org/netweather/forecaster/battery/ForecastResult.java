@@ -3,13 +3,13 @@ package org.netweather.forecaster.battery;
 /**
  * A forecast of a series' next measurement, with the error record of whatever produced it.
  *
- * <p>{@code mse} and {@code mae} are the realized mean squared and absolute one-step errors of
- * the forecaster that chose this value (the battery's top level for {@code criterion}), over
- * {@code count - 1} scored steps; both are NaN until a second measurement has been scored.
- * {@code method} names the predictor whose forecast was chosen, as NWS's {@code methodUsed} did.
- * The interval is {@code value +/- 1.96 sigma}, a nominal 95% interval under normal errors, with
- * sigma = sqrt(mse) for {@link Criterion#MSE} and sigma = sqrt(pi/2) * mae (the normal
- * relation between MAE and standard deviation) for {@link Criterion#MAE}.
+ * <p>{@code mse} and {@code mae} are the realized mean squared and absolute one-step errors of the
+ * forecaster that chose this value (the battery's top level for {@code criterion}), over {@code
+ * count - 1} scored steps; both are NaN until a second measurement has been scored. {@code method}
+ * names the predictor whose forecast was chosen, as NWS's {@code methodUsed} did. The interval is
+ * {@code value +/- 1.96 sigma}, a nominal 95% interval under normal errors, with sigma = sqrt(mse)
+ * for {@link Criterion#MSE} and sigma = sqrt(pi/2) * mae (the normal relation between MAE and
+ * standard deviation) for {@link Criterion#MAE}.
  *
  * @param value the forecast, NaN before any measurement
  * @param mse realized mean squared error of the chooser

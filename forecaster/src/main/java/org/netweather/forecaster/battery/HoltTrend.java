@@ -5,10 +5,10 @@ import java.util.Locale;
 /**
  * Forecasts level + trend, both exponentially smoothed (Holt's linear method).
  *
- * <p>Holt 1957 (repr. Int. J. Forecasting 20(1), 2004): level l = a*x + (1-a)*(l + b), trend
- * b = c*(l - l_prev) + (1-c)*b, forecast l + b. Starts with l = first measurement, b = 0. A
- * trend-following member of the kind that beat the NWS battery on host load (Yang, Foster,
- * Schopf, IPDPS 2003; docs/forecasting.md). O(1) per measurement.
+ * <p>Holt 1957 (repr. Int. J. Forecasting 20(1), 2004): level l = a*x + (1-a)*(l + b), trend b =
+ * c*(l - l_prev) + (1-c)*b, forecast l + b. Starts with l = first measurement, b = 0. A
+ * trend-following member of the kind that beat the NWS battery on host load (Yang, Foster, Schopf,
+ * IPDPS 2003; docs/forecasting.md). O(1) per measurement.
  */
 final class HoltTrend implements Predictor {
   private final double levelGain;

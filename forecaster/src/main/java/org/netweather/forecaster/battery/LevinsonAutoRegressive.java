@@ -7,10 +7,10 @@ import java.util.Arrays;
  * Levinson-Durbin recursion, refitted every few measurements.
  *
  * <p>Dinda and O'Hallaron ("Host load prediction using linear models", Cluster Computing 3(4),
- * 2000) found AR(16) the best cost/benefit model for host load and fitted it by Yule-Walker.
- * Here the autocovariances are kept online ({@link Autocovariances}, shared by every AR member
- * of a battery) and the Yule-Walker equations are solved by Levinson-Durbin (Levinson 1947;
- * Durbin 1960; Box, Jenkins, Reinsel, "Time Series Analysis", 4th ed., §3.2.2, App. A3.2):
+ * 2000) found AR(16) the best cost/benefit model for host load and fitted it by Yule-Walker. Here
+ * the autocovariances are kept online ({@link Autocovariances}, shared by every AR member of a
+ * battery) and the Yule-Walker equations are solved by Levinson-Durbin (Levinson 1947; Durbin 1960;
+ * Box, Jenkins, Reinsel, "Time Series Analysis", 4th ed., §3.2.2, App. A3.2):
  *
  * <pre>
  *   e = c0 (1 + ridge);  for m = 1..p:
@@ -19,15 +19,15 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>Why not recursive least squares, as this member once was: RLS costs O(p^2) every step (about
- * 600 multiply-adds for AR(16)) and holds a (p+1)^2 matrix; this costs O(p) per step plus an
- * O(p^2) solve every {@value #REFIT_EVERY} steps, and holds p coefficients. The data forget at
- * the same rate either way, so the fit moves little between solves.
+ * 600 multiply-adds for AR(16)) and holds a (p+1)^2 matrix; this costs O(p) per step plus an O(p^2)
+ * solve every {@value #REFIT_EVERY} steps, and holds p coefficients. The data forget at the same
+ * rate either way, so the fit moves little between solves.
  *
  * <p>Safeguards: until 2p measurements the forecast is the last value; the small ridge on c0 and
  * stopping the recursion at the first reflection coefficient with |k| >= 1 keep the model stable
  * when the weighted estimates are not quite positive definite (a constant series gives a = 0,
- * forecast = mean); the forecast is clamped to the range of the lags widened by that range on
- * each side.
+ * forecast = mean); the forecast is clamped to the range of the lags widened by that range on each
+ * side.
  */
 final class LevinsonAutoRegressive implements Predictor {
   /** Measurements between solves of the Yule-Walker equations. */

@@ -1,17 +1,16 @@
 package org.netweather.forecaster.battery;
 
 /**
- * Forecasts the average of a series over the next epoch of fixed length, from the averages of
- * past epochs.
+ * Forecasts the average of a series over the next epoch of fixed length, from the averages of past
+ * epochs.
  *
- * <p>The NWS "lifetime" mode ({@code InitForcLife}; docs/forecasting.md):
- * measurements are averaged over epochs of the given lifetime and a battery forecasts the epoch
- * mean, which answers "what will the average be over the next T seconds" rather than "what will
- * the next probe say". Epochs are aligned on the first timestamp: epoch k covers
- * [t0 + k*T, t0 + (k+1)*T). An epoch is fed to the battery when a measurement arrives past its
- * end; epochs with no measurement are skipped, not filled. A timestamp earlier than the current
- * epoch counts toward the current epoch (late arrivals are not reordered). O(1) per measurement
- * plus one battery update per closed epoch.
+ * <p>The NWS "lifetime" mode ({@code InitForcLife}; docs/forecasting.md): measurements are averaged
+ * over epochs of the given lifetime and a battery forecasts the epoch mean, which answers "what
+ * will the average be over the next T seconds" rather than "what will the next probe say". Epochs
+ * are aligned on the first timestamp: epoch k covers [t0 + k*T, t0 + (k+1)*T). An epoch is fed to
+ * the battery when a measurement arrives past its end; epochs with no measurement are skipped, not
+ * filled. A timestamp earlier than the current epoch counts toward the current epoch (late arrivals
+ * are not reordered). O(1) per measurement plus one battery update per closed epoch.
  *
  * <pre>{@code
  * LifetimeBattery fiveMinutes = new LifetimeBattery(BatteryLayout.standard(), 300_000);

@@ -3,15 +3,15 @@ package org.netweather.forecaster.battery;
 import java.util.Locale;
 
 /**
- * Forecasts the next change of the series as a linear function of its last {@code order}
- * changes, with weights learned by normalized least-mean-squares (stochastic gradient).
+ * Forecasts the next change of the series as a linear function of its last {@code order} changes,
+ * with weights learned by normalized least-mean-squares (stochastic gradient).
  *
  * <p>The early NWS papers list a stochastic-gradient ("GRAD") predictor that the surviving code
- * lacks (docs/forecasting.md). This is the textbook normalized LMS filter (Haykin, "Adaptive
- * Filter Theory", 4th ed., §6) applied to first differences, i.e. an ARIMA(order, 1, 0) model
- * fitted online: forecast = x(t) + w . [dx(t), ..., dx(t-order+1)], and after seeing the next
- * change e = dx(t+1) - w . d, w += mu * e * d / |d|^2. Normalizing by |d|^2 makes the step size
- * independent of the series' units. O(order) per measurement.
+ * lacks (docs/forecasting.md). This is the textbook normalized LMS filter (Haykin, "Adaptive Filter
+ * Theory", 4th ed., §6) applied to first differences, i.e. an ARIMA(order, 1, 0) model fitted
+ * online: forecast = x(t) + w . [dx(t), ..., dx(t-order+1)], and after seeing the next change e =
+ * dx(t+1) - w . d, w += mu * e * d / |d|^2. Normalizing by |d|^2 makes the step size independent of
+ * the series' units. O(order) per measurement.
  */
 final class NormalizedLms implements Predictor {
   private static final double POWER_GAIN = 0.01;

@@ -7,21 +7,21 @@ import java.util.Arrays;
  * faithful members ([0, split) of the members' {@link ErrorLedger}) and, if the battery has more,
  * the extended hierarchy over all of them; and the served choice between the two.
  *
- * <p>From forc.c as described in docs/forecasting.md (Wolski, Spring,
- * Hayes 1999, "mixture of experts" in the SIGMETRICS PER 2003 abstract). Selector j follows the
- * member with the lowest error under rule j: squared (rules 0-7) or absolute (8-15) error, over
- * the whole history (rules 0 and 8) or the last 1, 5, 10, 20, 30, 50 or 100 steps; a window of
- * one follows whoever was best on the last step. "Total MSE" and "Total MAE" each follow the
- * selector with the lowest cumulative error of its kind. The extended hierarchy applies the same
- * rules over all members, its whole-history rules counting from the members' baseline (the end of
- * the burn-in); the served forecast, per criterion, is the total of whichever hierarchy has the
- * lower cumulative error of that criterion (ties: the faithful one). {@link Battery} explains why.
+ * <p>From forc.c as described in docs/forecasting.md (Wolski, Spring, Hayes 1999, "mixture of
+ * experts" in the SIGMETRICS PER 2003 abstract). Selector j follows the member with the lowest
+ * error under rule j: squared (rules 0-7) or absolute (8-15) error, over the whole history (rules 0
+ * and 8) or the last 1, 5, 10, 20, 30, 50 or 100 steps; a window of one follows whoever was best on
+ * the last step. "Total MSE" and "Total MAE" each follow the selector with the lowest cumulative
+ * error of its kind. The extended hierarchy applies the same rules over all members, its
+ * whole-history rules counting from the members' baseline (the end of the burn-in); the served
+ * forecast, per criterion, is the total of whichever hierarchy has the lower cumulative error of
+ * that criterion (ties: the faithful one). {@link Battery} explains why.
  *
  * <p>Everything chosen here is chosen after a measurement and scored on the next one, so no level
  * ever sees the value it is scored on. Cost per step: O(rules) per hierarchy, the members' leaders
  * having been found by the ledger as it updated the sums; no allocation. The state of both
- * hierarchies is a few flat arrays, [hierarchy][...] (hierarchy 0 faithful, 1 extended), so that
- * a step touches a few contiguous cache lines rather than a dozen small objects.
+ * hierarchies is a few flat arrays, [hierarchy][...] (hierarchy 0 faithful, 1 extended), so that a
+ * step touches a few contiguous cache lines rather than a dozen small objects.
  */
 final class NwsSelection {
   /** Number of derived selectors per hierarchy. */
@@ -99,8 +99,8 @@ final class NwsSelection {
   }
 
   /**
-   * Re-chooses every level for the next step. The extended hierarchy takes part once
-   * {@code eligible} (after the burn-in); before that it copies the faithful choices.
+   * Re-chooses every level for the next step. The extended hierarchy takes part once {@code
+   * eligible} (after the burn-in); before that it copies the faithful choices.
    */
   void choose(double[] memberForecasts, boolean eligible) {
     ErrorLedger m = members;

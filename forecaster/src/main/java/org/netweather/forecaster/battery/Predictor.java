@@ -1,12 +1,12 @@
 package org.netweather.forecaster.battery;
 
 /**
- * A one-step-ahead forecaster of a single series: it sees measurements one at a time and says
- * what the next one will be.
+ * A one-step-ahead forecaster of a single series: it sees measurements one at a time and says what
+ * the next one will be.
  *
  * <p>Implementations keep bounded state, do not allocate in {@link #observe} or {@link #predict},
- * and cost O(1) or a small bounded amount per measurement (each class states its cost). They
- * are not thread-safe: a {@link Battery} owns its members and feeds them from one thread.
+ * and cost O(1) or a small bounded amount per measurement (each class states its cost). They are
+ * not thread-safe: a {@link Battery} owns its members and feeds them from one thread.
  *
  * <pre>{@code
  * Predictor p = PredictorRegistry.standard().create("exp-smooth-0.30");
@@ -27,9 +27,9 @@ public interface Predictor {
   double predict();
 
   /**
-   * Takes the next measurement and returns the forecast of the one after it: {@link #observe}
-   * then {@link #predict}, in one call, which is how a battery drives its members (one
-   * megamorphic call per member and measurement instead of two).
+   * Takes the next measurement and returns the forecast of the one after it: {@link #observe} then
+   * {@link #predict}, in one call, which is how a battery drives its members (one megamorphic call
+   * per member and measurement instead of two).
    */
   default double update(double value) {
     observe(value);

@@ -11,11 +11,11 @@ import java.util.function.Supplier;
 /**
  * Names every predictor a battery can hold and makes fresh instances of them.
  *
- * <p>An explicit registry rather than classpath scanning (the shape of Caffeine's simulator
- * {@code Registry}): the list below is the whole catalogue, in battery order. Predictors made
- * together by {@link #create(List)} share their sorted windows and AR statistics, which is how a
- * battery keeps one sorted copy of its last 31 and 51 values instead of one per median, and one
- * set of autocovariances for its AR(16) and AR(4).
+ * <p>An explicit registry rather than classpath scanning (the shape of Caffeine's simulator {@code
+ * Registry}): the list below is the whole catalogue, in battery order. Predictors made together by
+ * {@link #create(List)} share their sorted windows and AR statistics, which is how a battery keeps
+ * one sorted copy of its last 31 and 51 values instead of one per median, and one set of
+ * autocovariances for its AR(16) and AR(4).
  *
  * <pre>{@code
  * PredictorRegistry registry = PredictorRegistry.standard();
@@ -50,8 +50,8 @@ public final class PredictorRegistry {
 
   /** Members beyond the original battery that the standard battery adds. */
   public static final List<String> EXTENDED =
-      List.of("ar16-ld", "ar4-ld", "holt-0.50-0.10", "holt-0.80-0.20", "holt-0.30-0.05",
-          "nlms-8-0.10");
+      List.of(
+          "ar16-ld", "ar4-ld", "holt-0.50-0.10", "holt-0.80-0.20", "holt-0.30-0.05", "nlms-8-0.10");
 
   /** Makes a predictor, sharing sorted windows through the pool it is given. */
   interface Factory {

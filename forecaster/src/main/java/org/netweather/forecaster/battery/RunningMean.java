@@ -4,8 +4,8 @@ package org.netweather.forecaster.battery;
  * Forecasts the mean of every measurement seen so far.
  *
  * <p>NWS primary #2 (Wolski, Spring, Hayes 1999; docs/forecasting.md). Kept as an incremental mean
- * (m += (x - m) / n) rather than a sum so that long series of large values do not lose
- * precision. O(1) per measurement.
+ * (m += (x - m) / n) rather than a sum so that long series of large values do not lose precision.
+ * O(1) per measurement.
  */
 final class RunningMean implements Predictor {
   private double mean = Double.NaN;

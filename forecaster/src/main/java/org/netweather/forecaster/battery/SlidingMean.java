@@ -4,13 +4,12 @@ package org.netweather.forecaster.battery;
  * Forecasts the mean of the last {@code window} measurements (of all, while fewer).
  *
  * <p>This is what the original NWS registers as "Sliding Median Window 31" and "... 5": its
- * alpha-trimmed median code with alpha 0 trims nothing, so it computes a plain sliding mean
- * despite the name (docs/forecasting.md). We keep the behaviour
- * and give it the honest name.
+ * alpha-trimmed median code with alpha 0 trims nothing, so it computes a plain sliding mean despite
+ * the name (docs/forecasting.md). We keep the behaviour and give it the honest name.
  *
- * <p>O(1) per measurement: a running sum over a ring. The sum is recomputed from the ring once
- * per lap (O(1) amortized) so that rounding drift from adding and removing large values cannot
- * build up.
+ * <p>O(1) per measurement: a running sum over a ring. The sum is recomputed from the ring once per
+ * lap (O(1) amortized) so that rounding drift from adding and removing large values cannot build
+ * up.
  */
 final class SlidingMean implements Predictor {
   private final double[] ring;

@@ -1,13 +1,13 @@
 package org.netweather.forecaster.battery;
 
 /**
- * Forecasts the median of the last {@code window} measurements (of all, while fewer); with an
- * even count, the mean of the two middle values.
+ * Forecasts the median of the last {@code window} measurements (of all, while fewer); with an even
+ * count, the mean of the two middle values.
  *
- * <p>NWS primaries #11-#12, "Median Window 31" and "Median Window 5" (Wolski, Spring, Hayes
- * 1999; docs/forecasting.md). Reads a {@link SortedWindow} of exactly {@code window} values, so
- * the median is the middle entry: O(log window) search plus an O(window) array shift per
- * measurement, shared with every other member on the same window.
+ * <p>NWS primaries #11-#12, "Median Window 31" and "Median Window 5" (Wolski, Spring, Hayes 1999;
+ * docs/forecasting.md). Reads a {@link SortedWindow} of exactly {@code window} values, so the
+ * median is the middle entry: O(log window) search plus an O(window) array shift per measurement,
+ * shared with every other member on the same window.
  */
 final class SlidingMedian implements Predictor {
   private final SortedWindow values;

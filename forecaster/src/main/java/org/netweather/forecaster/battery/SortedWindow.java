@@ -5,19 +5,19 @@ package org.netweather.forecaster.battery;
  * that medians and trimmed means of the last k values (any k up to the capacity) are cheap.
  *
  * <p>Each sorted entry carries its arrival number, which lets one window answer order-statistic
- * queries about any suffix of the history: the median of the last k values is found by walking
- * the sorted array and counting only entries younger than k. Equal values are kept in arrival
- * order, so the oldest entry (the one to evict) is always the first of its run of equals and is
- * found by one binary search.
+ * queries about any suffix of the history: the median of the last k values is found by walking the
+ * sorted array and counting only entries younger than k. Equal values are kept in arrival order, so
+ * the oldest entry (the one to evict) is always the first of its run of equals and is found by one
+ * binary search.
  *
  * <p>Cost per {@link #add}: two binary searches, for the evicted entry and for the new value's
  * place (O(log capacity), each step a conditional move: where a noisy value lands is a coin toss
  * that a branch would mispredict), and one block move of the entries between the two places:
- * O(capacity) in the worst case, about a third of it on average. For the windows of the NWS
- * battery (capacity 5, 31 and 51) that is at most 51 moves within 1.2 KB, cheaper in practice
- * than any pointer-based order-statistics tree, but it is O(capacity), so do not use this class
- * for windows much beyond a hundred. Queries over the whole window are O(1) (median) or
- * O(capacity) (trimmed mean); queries over a shorter suffix walk the sorted array, O(capacity).
+ * O(capacity) in the worst case, about a third of it on average. For the windows of the NWS battery
+ * (capacity 5, 31 and 51) that is at most 51 moves within 1.2 KB, cheaper in practice than any
+ * pointer-based order-statistics tree, but it is O(capacity), so do not use this class for windows
+ * much beyond a hundred. Queries over the whole window are O(1) (median) or O(capacity) (trimmed
+ * mean); queries over a shorter suffix walk the sorted array, O(capacity).
  *
  * <p>Several predictors may share one window (see {@link WindowPool}); {@link #offer} makes the
  * first of them to see a measurement add it and the others skip it.
@@ -201,9 +201,9 @@ final class SortedWindow {
   }
 
   /**
-   * Mean of the last {@code k} values (all held values if fewer) after dropping
-   * {@code floor(trim * n)} of the smallest and of the largest, n being the number of values
-   * averaged over. {@code trim} is in [0, 0.5).
+   * Mean of the last {@code k} values (all held values if fewer) after dropping {@code floor(trim *
+   * n)} of the smallest and of the largest, n being the number of values averaged over. {@code
+   * trim} is in [0, 0.5).
    */
   double trimmedMeanOfLast(int k, double trim) {
     int n = Math.min(k, size);
@@ -251,9 +251,9 @@ final class SortedWindow {
   }
 
   /**
-   * Index of the first entry not below {@code value}. The search halves a length rather than
-   * moving two bounds, so each step is a compare and a conditional move: which half holds the
-   * value is a coin toss, and a branch would mispredict half the time.
+   * Index of the first entry not below {@code value}. The search halves a length rather than moving
+   * two bounds, so each step is a compare and a conditional move: which half holds the value is a
+   * coin toss, and a branch would mispredict half the time.
    */
   private int lowerBound(double value) {
     int base = 0;

@@ -1,8 +1,8 @@
 package org.netweather.forecaster.battery;
 
 /**
- * Estimates of heap footprint for a 64-bit JVM with compressed references (12-byte object
- * header, 16-byte array header, 8-byte alignment), good enough to budget per-series state.
+ * Estimates of heap footprint for a 64-bit JVM with compressed references (12-byte object header,
+ * 16-byte array header, 8-byte alignment), good enough to budget per-series state.
  */
 final class StateBytes {
   private StateBytes() {}

@@ -3,13 +3,13 @@ package org.netweather.forecaster.battery;
 import java.util.Locale;
 
 /**
- * Forecasts the mean of the last {@code window} measurements after dropping the
- * {@code floor(trim * n)} smallest and largest of them (n = values in the window).
+ * Forecasts the mean of the last {@code window} measurements after dropping the {@code floor(trim *
+ * n)} smallest and largest of them (n = values in the window).
  *
  * <p>NWS primaries #15-#16, "30% Trimmed Median Window 31" and "... 51": the original sorts the
- * window, drops that many from each end and averages the rest, i.e. a trimmed <em>mean</em>
- * ("page 264 in DSP book"; docs/forecasting.md). Reads a shared
- * {@link SortedWindow}; the average of the kept middle costs O(window) per measurement.
+ * window, drops that many from each end and averages the rest, i.e. a trimmed <em>mean</em> ("page
+ * 264 in DSP book"; docs/forecasting.md). Reads a shared {@link SortedWindow}; the average of the
+ * kept middle costs O(window) per measurement.
  */
 final class TrimmedMean implements Predictor {
   private final SortedWindow values;

@@ -2,12 +2,12 @@ package org.netweather.forecaster.battery;
 
 /**
  * Hands out {@link SortedWindow}s by capacity, and an {@link Autocovariances} estimator, so that
- * predictors created together (the members of one battery) share one window per capacity and
- * one set of AR statistics instead of each keeping its own copy.
+ * predictors created together (the members of one battery) share one window per capacity and one
+ * set of AR statistics instead of each keeping its own copy.
  *
- * <p>Sharing is safe because every sharer feeds the same series in the same order and
- * {@link SortedWindow#offer} adds each measurement once. The predictor that asks first owns the
- * window and counts it in its {@link Predictor#stateBytes()}; later sharers do not.
+ * <p>Sharing is safe because every sharer feeds the same series in the same order and {@link
+ * SortedWindow#offer} adds each measurement once. The predictor that asks first owns the window and
+ * counts it in its {@link Predictor#stateBytes()}; later sharers do not.
  */
 final class WindowPool {
   private static final int MAX_WINDOWS = 8;
@@ -46,8 +46,8 @@ final class WindowPool {
   }
 
   /**
-   * The autocovariance estimator with this forgetting factor, tracking at least {@code lag}
-   * lags, created on first request (one per pool; another forgetting factor gets its own).
+   * The autocovariance estimator with this forgetting factor, tracking at least {@code lag} lags,
+   * created on first request (one per pool; another forgetting factor gets its own).
    */
   Autocovariances autocovariances(double forgetting, int lag) {
     if (hasAutocovariances(forgetting)) {

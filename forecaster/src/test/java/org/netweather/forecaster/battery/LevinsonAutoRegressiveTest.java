@@ -110,8 +110,7 @@ class LevinsonAutoRegressiveTest {
     Predictor alone = new LevinsonAutoRegressive(new Autocovariances(0.999, 16), true, 4);
     // The second member does not count the shared statistics again.
     assertEquals(
-        alone.stateBytes() - new Autocovariances(0.999, 16).stateBytes(),
-        both.get(1).stateBytes());
+        alone.stateBytes() - new Autocovariances(0.999, 16).stateBytes(), both.get(1).stateBytes());
     double[] series = {1, 4, 2, 8, 5, 7, 1, 3, 9, 2};
     for (int t = 0; t < 500; t++) {
       double v = series[t % series.length] + t * 0.01;

@@ -41,8 +41,8 @@ final class BitWriter {
 
   /** A copy with room for a few more points. */
   BitWriter copy() {
-    return new BitWriter(Arrays.copyOf(bytes, Math.max(bytes.length,
-        (int) ((bits + 7) >>> 3) + 32)), bits);
+    return new BitWriter(
+        Arrays.copyOf(bytes, Math.max(bytes.length, (int) ((bits + 7) >>> 3) + 32)), bits);
   }
 
   long bitLength() {

@@ -22,8 +22,13 @@ final class Chunk {
       e.add(times[i], values[i]);
     }
     byte[] bits = e.toByteArray();
-    return ByteBuffer.allocate(HEADER + bits.length).put(VERSION).putInt(to - from)
-        .putLong(times[from]).putLong(times[to - 1]).put(bits).array();
+    return ByteBuffer.allocate(HEADER + bits.length)
+        .put(VERSION)
+        .putInt(to - from)
+        .putLong(times[from])
+        .putLong(times[to - 1])
+        .put(bits)
+        .array();
   }
 
   static int count(byte[] chunk) {

@@ -62,9 +62,9 @@ public final class GorillaDecoder {
   }
 
   /**
-   * Undoes the encoder's truncation to n bits: values in (-2^(n-1), 2^(n-1)] come back whole;
-   * the encoder's buckets are one wider on the positive side, which this maps correctly because
-   * the bucket's bit pattern of +2^(n-1) equals that of -2^(n-1), never used by the encoder.
+   * Undoes the encoder's truncation to n bits: values in (-2^(n-1), 2^(n-1)] come back whole; the
+   * encoder's buckets are one wider on the positive side, which this maps correctly because the
+   * bucket's bit pattern of +2^(n-1) equals that of -2^(n-1), never used by the encoder.
    */
   private static long signed(long raw, int n) {
     long half = 1L << (n - 1);

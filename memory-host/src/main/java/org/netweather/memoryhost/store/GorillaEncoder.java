@@ -1,15 +1,15 @@
 package org.netweather.memoryhost.store;
 
 /**
- * Compresses a run of (timestamp, value) points the way Gorilla does: timestamps as a
- * delta of deltas in variable-width buckets, values as the XOR with the previous value keeping
- * only its meaningful bits.
+ * Compresses a run of (timestamp, value) points the way Gorilla does: timestamps as a delta of
+ * deltas in variable-width buckets, values as the XOR with the previous value keeping only its
+ * meaningful bits.
  *
- * <p>Pelkonen, Franklin, Teller, Cavallaro, Huang, Meza, Veeraraghavan: "Gorilla: A Fast,
- * Scalable, In-Memory Time Series Database", PVLDB 8(12), 2015, section 4.1. Two changes for
- * NetWeather: timestamps are milliseconds, so the buckets are wider than the paper's (which
- * counts seconds), and points may arrive out of order (a back-dated measurement), so a delta
- * may be negative and an escape bucket takes a full 64 bits.
+ * <p>Pelkonen, Franklin, Teller, Cavallaro, Huang, Meza, Veeraraghavan: "Gorilla: A Fast, Scalable,
+ * In-Memory Time Series Database", PVLDB 8(12), 2015, section 4.1. Two changes for NetWeather:
+ * timestamps are milliseconds, so the buckets are wider than the paper's (which counts seconds),
+ * and points may arrive out of order (a back-dated measurement), so a delta may be negative and an
+ * escape bucket takes a full 64 bits.
  *
  * <pre>
  *   first point   timestamp:64  value:64
@@ -163,8 +163,15 @@ public final class GorillaEncoder {
   public byte[] state() {
     int n = (int) ((out.bitLength() + 7) >>> 3);
     java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(STATE_BYTES + n);
-    b.putInt(count).putLong(prevTime).putLong(prevDelta).putLong(prevBits).putLong(minTime)
-        .putLong(maxTime).putInt(prevLeading).putInt(prevTrailing).putLong(out.bitLength())
+    b.putInt(count)
+        .putLong(prevTime)
+        .putLong(prevDelta)
+        .putLong(prevBits)
+        .putLong(minTime)
+        .putLong(maxTime)
+        .putInt(prevLeading)
+        .putInt(prevTrailing)
+        .putLong(out.bitLength())
         .put(out.array(), 0, n);
     return b.array();
   }
@@ -181,8 +188,9 @@ public final class GorillaEncoder {
     int leading = b.getInt();
     int trailing = b.getInt();
     long bits = b.getLong();
-    byte[] bytes = java.util.Arrays.copyOfRange(state, STATE_BYTES,
-        STATE_BYTES + (int) ((bits + 7) >>> 3) + 16);
+    byte[] bytes =
+        java.util.Arrays.copyOfRange(
+            state, STATE_BYTES, STATE_BYTES + (int) ((bits + 7) >>> 3) + 16);
     GorillaEncoder e = new GorillaEncoder(new BitWriter(bytes, bits));
     e.count = count;
     e.prevTime = prevTime;

@@ -1,9 +1,9 @@
 package org.netweather.memoryhost.store;
 
 /**
- * Keys of the point and archive column families: a series id, then a time, both big-endian, so
- * a series' entries are contiguous and ordered by time. Ids are never reused, so nothing of a
- * deleted series can be mistaken for a later one.
+ * Keys of the point and archive column families: a series id, then a time, both big-endian, so a
+ * series' entries are contiguous and ordered by time. Ids are never reused, so nothing of a deleted
+ * series can be mistaken for a later one.
  */
 final class Keys {
   private Keys() {}
@@ -52,7 +52,9 @@ final class Keys {
   }
 
   static int getInt(byte[] b, int at) {
-    return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8)
+    return ((b[at] & 0xff) << 24)
+        | ((b[at + 1] & 0xff) << 16)
+        | ((b[at + 2] & 0xff) << 8)
         | (b[at + 3] & 0xff);
   }
 

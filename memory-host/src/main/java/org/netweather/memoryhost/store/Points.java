@@ -16,8 +16,8 @@ public record Points(long[] times, double[] values) {
       return this;
     }
     int from = size() - n;
-    return new Points(Arrays.copyOfRange(times, from, size()),
-        Arrays.copyOfRange(values, from, size()));
+    return new Points(
+        Arrays.copyOfRange(times, from, size()), Arrays.copyOfRange(values, from, size()));
   }
 
   /** The oldest {@code n} points. */

@@ -26,8 +26,8 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * Raw points of every series in one RocksDB database: a bounded number of open files and no
- * thread or map per series, whatever the series count.
+ * Raw points of every series in one RocksDB database: a bounded number of open files and no thread
+ * or map per series, whatever the series count.
  *
  * <p>Column families:
  *
@@ -40,26 +40,26 @@ import org.rocksdb.WriteOptions;
  * </pre>
  *
  * <p>RocksDB's write-ahead log is the durability point: a group of appends is one atomic write
- * batch, synced once, so an acknowledged point is on disk and a failed group stores nothing
- * (not even the series it would have created). Each group rewrites the head of every series
- * it touches as one value (a few hundred bytes, Gorilla-encoded, also kept in memory), so the
- * log and the tables see one entry per series per group, not one per point, and no deletions
- * pile up. A head fills to {@link #CHUNK_POINTS} points and is then sealed into a chunk in its
- * own atomic batch; sealing needs no sync, since until its batch is durable the stored head
- * still holds the points. A point older than a series' sealed
- * chunks (a back-dated measurement) is merged into the chunk that covers it, so chunks never
- * overlap. On open only the series records and the heads are read: two values per series.
+ * batch, synced once, so an acknowledged point is on disk and a failed group stores nothing (not
+ * even the series it would have created). Each group rewrites the head of every series it touches
+ * as one value (a few hundred bytes, Gorilla-encoded, also kept in memory), so the log and the
+ * tables see one entry per series per group, not one per point, and no deletions pile up. A head
+ * fills to {@link #CHUNK_POINTS} points and is then sealed into a chunk in its own atomic batch;
+ * sealing needs no sync, since until its batch is durable the stored head still holds the points. A
+ * point older than a series' sealed chunks (a back-dated measurement) is merged into the chunk that
+ * covers it, so chunks never overlap. On open only the series records and the heads are read: two
+ * values per series.
  *
- * <p>Thread-safety: {@link #commit}, {@link #seal}, {@link #delete} and {@link #trim} are for
- * one writer thread; reads may come from any thread.
+ * <p>Thread-safety: {@link #commit}, {@link #seal}, {@link #delete} and {@link #trim} are for one
+ * writer thread; reads may come from any thread.
  */
 public final class SeriesDb implements AutoCloseable {
   /** Points per sealed chunk. */
   public static final int CHUNK_POINTS = 120;
 
   private static final byte[] NEXT_ID = "next-id".getBytes(StandardCharsets.UTF_8);
-  private static final List<String> FAMILIES = List.of("default", "series", "head", "chunks",
-      "archives");
+  private static final List<String> FAMILIES =
+      List.of("default", "series", "head", "chunks", "archives");
 
   static {
     RocksDB.loadLibrary();
@@ -91,23 +91,33 @@ public final class SeriesDb implements AutoCloseable {
   private SeriesDb(Path dir) throws IOException {
     this.dir = dir;
     Files.createDirectories(dir);
-    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        // Bounded descriptors whatever the data size; SST files are large, so few are needed.
-        .setMaxOpenFiles(256).setMaxBackgroundJobs(2).setKeepLogFileNum(3)
-        // A small log total keeps recovery after SIGKILL short: memtables are flushed sooner.
-        .setMaxTotalWalSize(64L << 20)
-        // Recovery replays the log without writing tables, so a daemon starts on a nearly
-        // full disk; no preallocation, so a log takes only the space it fills.
-        .setAvoidFlushDuringRecovery(true).setAllowFAllocate(false);
+    dbOptions =
+        new DBOptions()
+            .setCreateIfMissing(true)
+            .setCreateMissingColumnFamilies(true)
+            // Bounded descriptors whatever the data size; SST files are large, so few are needed.
+            .setMaxOpenFiles(256)
+            .setMaxBackgroundJobs(2)
+            .setKeepLogFileNum(3)
+            // A small log total keeps recovery after SIGKILL short: memtables are flushed sooner.
+            .setMaxTotalWalSize(64L << 20)
+            // Recovery replays the log without writing tables, so a daemon starts on a nearly
+            // full disk; no preallocation, so a log takes only the space it fills.
+            .setAvoidFlushDuringRecovery(true)
+            .setAllowFAllocate(false);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (String name : FAMILIES) {
-      ColumnFamilyOptions o = new ColumnFamilyOptions().setWriteBufferSize(32L << 20)
-          .setTargetFileSizeBase(64L << 20)
-          // Chunks are Gorilla-encoded already; the rest compresses well (archives are mostly
-          // NaN rows).
-          .setCompressionType(name.equals("chunks") ? CompressionType.NO_COMPRESSION
-              : CompressionType.LZ4_COMPRESSION)
-          .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 << 10));
+      ColumnFamilyOptions o =
+          new ColumnFamilyOptions()
+              .setWriteBufferSize(32L << 20)
+              .setTargetFileSizeBase(64L << 20)
+              // Chunks are Gorilla-encoded already; the rest compresses well (archives are mostly
+              // NaN rows).
+              .setCompressionType(
+                  name.equals("chunks")
+                      ? CompressionType.NO_COMPRESSION
+                      : CompressionType.LZ4_COMPRESSION)
+              .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 << 10));
       cfOptions.add(o);
       descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), o));
     }
@@ -115,8 +125,8 @@ public final class SeriesDb implements AutoCloseable {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
       closeOptions();
-      throw new IOException("cannot open the measurement database in " + dir + ": "
-          + e.getMessage(), e);
+      throw new IOException(
+          "cannot open the measurement database in " + dir + ": " + e.getMessage(), e);
     }
     meta = handles.get(0);
     seriesCf = handles.get(1);
@@ -147,8 +157,8 @@ public final class SeriesDb implements AutoCloseable {
     Map<Long, SeriesState> byId = new java.util.HashMap<>();
     try (RocksIterator it = db.newIterator(seriesCf)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        SeriesState s = SeriesState.fromRecord(new String(it.key(), StandardCharsets.UTF_8),
-            it.value());
+        SeriesState s =
+            SeriesState.fromRecord(new String(it.key(), StandardCharsets.UTF_8), it.value());
         byName.put(s.name, s);
         sorted.put(s.name, s);
         byId.put(s.id, s);
@@ -320,7 +330,10 @@ public final class SeriesDb implements AutoCloseable {
           for (; i < points.size; i++) {
             rest.add(points.times[i], points.values[i]);
           }
-          put(batch, chunksCf, Keys.of(s.id, rest.times[0]),
+          put(
+              batch,
+              chunksCf,
+              Keys.of(s.id, rest.times[0]),
               Chunk.encode(rest.times, rest.values, 0, rest.size));
           countAfter += rest.size;
           firstAfter = Math.min(firstAfter, rest.times[0]);
@@ -337,7 +350,10 @@ public final class SeriesDb implements AutoCloseable {
         }
         all.sort();
         del(batch, chunksCf, key[0]);
-        put(batch, chunksCf, Keys.of(s.id, all.times[0]),
+        put(
+            batch,
+            chunksCf,
+            Keys.of(s.id, all.times[0]),
             Chunk.encode(all.times, all.values, 0, all.size));
         countAfter += added;
         firstAfter = Math.min(firstAfter, all.times[0]);
@@ -384,7 +400,10 @@ public final class SeriesDb implements AutoCloseable {
           // A large group can leave more than a chunk's worth in the head: seal it in pieces.
           for (int from = 0; from < p.size; from += CHUNK_POINTS) {
             int to = Math.min(p.size, from + CHUNK_POINTS);
-            put(batch, chunksCf, Keys.of(s.id, p.times[from]),
+            put(
+                batch,
+                chunksCf,
+                Keys.of(s.id, p.times[from]),
                 Chunk.encode(p.times, p.values, from, to));
           }
           del(batch, headCf, Keys.of(s.id));
@@ -405,9 +424,9 @@ public final class SeriesDb implements AutoCloseable {
   }
 
   /**
-   * Drops a series' oldest chunks while it keeps more than {@code maxPoints} points without
-   * them, or while they end before {@code minTime}. Whole chunks go, so up to
-   * {@link #CHUNK_POINTS} more points than the bound may stay. Returns the points dropped.
+   * Drops a series' oldest chunks while it keeps more than {@code maxPoints} points without them,
+   * or while they end before {@code minTime}. Whole chunks go, so up to {@link #CHUNK_POINTS} more
+   * points than the bound may stay. Returns the points dropped.
    */
   public long trim(SeriesState s, long maxPoints, long minTime) throws IOException {
     enter();
@@ -586,7 +605,8 @@ public final class SeriesDb implements AutoCloseable {
         long have = head.size;
         try (RocksIterator it = db.newIterator(chunksCf)) {
           for (it.seekForPrev(Keys.of(s.id, Long.MAX_VALUE));
-              it.isValid() && Keys.id(it.key()) == s.id && have < n; it.prev()) {
+              it.isValid() && Keys.id(it.key()) == s.id && have < n;
+              it.prev()) {
             byte[] v = it.value();
             chunks.add(v);
             have += Chunk.count(v);
@@ -617,8 +637,8 @@ public final class SeriesDb implements AutoCloseable {
     private final ReadOptions read = new ReadOptions().setSnapshot(snapshot);
 
     /**
-     * Points of a series with t &gt; since, the newest {@code maxPoints} of them, in order;
-     * empty if the series did not exist then.
+     * Points of a series with t &gt; since, the newest {@code maxPoints} of them, in order; empty
+     * if the series did not exist then.
      */
     public Points after(SeriesState s, long since, int maxPoints) {
       guard.readLock().lock();
@@ -648,8 +668,7 @@ public final class SeriesDb implements AutoCloseable {
           out.addAll(decodeHead(head).decoder());
         }
       } catch (RocksDBException e) {
-        throw new IllegalStateException("reading the head of " + s.name + ": " + e.getMessage(),
-            e);
+        throw new IllegalStateException("reading the head of " + s.name + ": " + e.getMessage(), e);
       }
       out.sort();
       return out.range(since + 1, Long.MAX_VALUE).last(maxPoints);
@@ -800,8 +819,9 @@ public final class SeriesDb implements AutoCloseable {
 
   private IOException io(RocksDBException e) {
     Status st = e.getStatus();
-    boolean full = (st != null && st.getSubCode() == Status.SubCode.NoSpace)
-        || String.valueOf(e.getMessage()).contains("No space left");
+    boolean full =
+        (st != null && st.getSubCode() == Status.SubCode.NoSpace)
+            || String.valueOf(e.getMessage()).contains("No space left");
     if (full) {
       return new StoreFullException(dir);
     }

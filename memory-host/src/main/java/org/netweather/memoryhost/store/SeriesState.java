@@ -94,8 +94,14 @@ public final class SeriesState {
   }
 
   byte[] record() {
-    return ByteBuffer.allocate(RECORD_BYTES).putLong(id).putLong(createdMs).putLong(sealedCount)
-        .putLong(sealedFirst).putLong(sealedMax).putDouble(sealedLastValue).array();
+    return ByteBuffer.allocate(RECORD_BYTES)
+        .putLong(id)
+        .putLong(createdMs)
+        .putLong(sealedCount)
+        .putLong(sealedFirst)
+        .putLong(sealedMax)
+        .putDouble(sealedLastValue)
+        .array();
   }
 
   static SeriesState fromRecord(String name, byte[] record) {

@@ -8,7 +8,9 @@ public final class StoreFullException extends IOException {
   private static final long serialVersionUID = 1L;
 
   public StoreFullException(Path dir) {
-    super("no space left on the device of the data directory " + dir
-        + "; nothing of this write was stored, retry once space is freed");
+    super(
+        "no space left on the device of the data directory "
+            + dir
+            + "; nothing of this write was stored, retry once space is freed");
   }
 }

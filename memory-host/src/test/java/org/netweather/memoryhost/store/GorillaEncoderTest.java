@@ -26,11 +26,20 @@ class GorillaEncoderTest {
           default -> time += rnd.nextInt(5_000_000);
         }
         switch (rnd.nextInt(6)) {
-          case 0 -> { } // repeated value
+          case 0 -> {} // repeated value
           case 1 -> value = rnd.nextDouble();
           case 2 -> value = rnd.nextInt(1000);
-          case 3 -> value = new double[] {0.0, -0.0, Double.MAX_VALUE, Double.MIN_VALUE,
-              Double.NaN, Double.NEGATIVE_INFINITY}[rnd.nextInt(6)];
+          case 3 ->
+              value =
+                  new double[] {
+                        0.0,
+                        -0.0,
+                        Double.MAX_VALUE,
+                        Double.MIN_VALUE,
+                        Double.NaN,
+                        Double.NEGATIVE_INFINITY
+                      }
+                      [rnd.nextInt(6)];
           default -> value += rnd.nextGaussian();
         }
         t[i] = time;
@@ -46,7 +55,9 @@ class GorillaEncoderTest {
         assertTrue(d.hasNext());
         d.next();
         assertEquals(t[i], d.time(), "time " + i + " of trial " + trial);
-        assertEquals(Double.doubleToRawLongBits(v[i]), Double.doubleToRawLongBits(d.value()),
+        assertEquals(
+            Double.doubleToRawLongBits(v[i]),
+            Double.doubleToRawLongBits(d.value()),
             "value " + i + " of trial " + trial);
       }
       assertFalse(d.hasNext());
@@ -71,14 +82,30 @@ class GorillaEncoderTest {
     assertEquals(whole.count(), parted.count());
     assertEquals(whole.minTime(), parted.minTime());
     assertEquals(whole.maxTime(), parted.maxTime());
-    org.junit.jupiter.api.Assertions.assertArrayEquals(whole.toByteArray(),
-        parted.toByteArray());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(whole.toByteArray(), parted.toByteArray());
   }
 
   @Test
   void bucketEdges_deltaOfDeltaAtEachLimit_roundTrip() {
-    long[] dods = {-63, 64, -64, 65, -255, 256, -256, 257, -2047, 2048, -2048, 2049,
-        Integer.MAX_VALUE, Integer.MIN_VALUE + 1, Integer.MIN_VALUE, 1L << 40, -(1L << 40)};
+    long[] dods = {
+      -63,
+      64,
+      -64,
+      65,
+      -255,
+      256,
+      -256,
+      257,
+      -2047,
+      2048,
+      -2048,
+      2049,
+      Integer.MAX_VALUE,
+      Integer.MIN_VALUE + 1,
+      Integer.MIN_VALUE,
+      1L << 40,
+      -(1L << 40)
+    };
     for (long dod : dods) {
       GorillaEncoder e = new GorillaEncoder();
       long t0 = 1L << 50;

@@ -53,8 +53,10 @@ class SeriesDbTest {
         for (int i = 0; i < n; i++) {
           // Mostly forward, sometimes back-dated into sealed chunks, sometimes duplicates.
           long base = expected.isEmpty() ? T0 : expected.lastKey();
-          t[i] = rnd.nextInt(5) == 0 ? T0 + rnd.nextInt((int) (base - T0 + 1))
-              : base + 1 + rnd.nextInt(20_000);
+          t[i] =
+              rnd.nextInt(5) == 0
+                  ? T0 + rnd.nextInt((int) (base - T0 + 1))
+                  : base + 1 + rnd.nextInt(20_000);
           v[i] = rnd.nextGaussian();
           expected.putIfAbsent(t[i], v[i]);
         }
@@ -86,8 +88,9 @@ class SeriesDbTest {
     assertEquals(expected.lastEntry().getValue(), s.lastValue());
     assertEquals(expected.firstKey(), s.firstTime());
     Points last = db.last(s, 7);
-    assertArrayEquals(java.util.Arrays.copyOfRange(all.times(), Math.max(0, all.size() - 7),
-        all.size()), last.times());
+    assertArrayEquals(
+        java.util.Arrays.copyOfRange(all.times(), Math.max(0, all.size() - 7), all.size()),
+        last.times());
     long from = all.times()[all.size() / 3];
     long to = all.times()[2 * all.size() / 3];
     Points mid = db.range(s, from, to, Integer.MAX_VALUE);

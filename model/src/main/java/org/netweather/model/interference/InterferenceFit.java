@@ -4,8 +4,8 @@ import org.netweather.model.stats.LeastSquares;
 import org.netweather.model.stats.LinearFit;
 
 /**
- * The interference rate of one kind of transfer, fitted to concurrent measurements of transfer
- * rate and compute rate.
+ * The interference rate of one kind of transfer, fitted to concurrent measurements of transfer rate
+ * and compute rate.
  *
  * <pre>
  * B. Kreaseck, L. Carter, H. Casanova, J. Ferrante, S. Nandy, "Interference-Aware Scheduling",
@@ -19,16 +19,16 @@ import org.netweather.model.stats.LinearFit;
  *   4. IR = -slope; its standard error is the slope's.
  * </pre>
  *
- * A line it is: the paper found a quadratic fit gained little (§2.3). The intercept is kept
- * rather than assumed to be 1: the paper's own Campus fits have intercepts up to 1.0296
+ * A line it is: the paper found a quadratic fit gained little (§2.3). The intercept is kept rather
+ * than assumed to be 1: the paper's own Campus fits have intercepts up to 1.0296
  * (docs/schedulers/interference-trees.md), and forcing the line through 1 would bias the slope.
  *
  * @param intercept c0 of {@code y = c0 - IR * x}
  * @param rate IR, fraction of the maximum compute rate lost per MB/s
  * @param rateStdError standard error of {@code rate}; NaN with two samples
  * @param points number of samples fitted
- * @param rSquared how much of the compute rate's variation the line explains; NaN when all
- *     compute rates are equal
+ * @param rSquared how much of the compute rate's variation the line explains; NaN when all compute
+ *     rates are equal
  * @param maxError largest |residual| over the samples
  * @param rmsError root mean square of the residuals
  */
@@ -82,8 +82,14 @@ public record InterferenceFit(
       maxError = Math.max(maxError, Math.abs(r));
       ss += r * r;
     }
-    return new InterferenceFit(line.intercept(), -line.slope(), line.slopeStdError(), n,
-        line.rSquared(), maxError, Math.sqrt(ss / n));
+    return new InterferenceFit(
+        line.intercept(),
+        -line.slope(),
+        line.slopeStdError(),
+        n,
+        line.rSquared(),
+        maxError,
+        Math.sqrt(ss / n));
   }
 
   /** The normalised compute rate the line predicts at {@code transferMBps}. */

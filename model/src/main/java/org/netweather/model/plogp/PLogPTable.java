@@ -3,14 +3,14 @@ package org.netweather.model.plogp;
 import java.util.Arrays;
 
 /**
- * One pLogP parameter (the gap g, or the overheads os, or) measured at a few message sizes, and
- * its value at any size: linear between measured sizes and extrapolated from the nearest two
- * beyond them, as the {@code logp_mpi} queries of T. Kielmann, H. E. Bal, K. Verstoep, "Fast
- * Measurement of LogP Parameters for Message Passing Platforms", IPDPS 2000 Workshops, LNCS
- * 1800, 2000, do (docs/measurement.md, "pLogP parameters").
+ * One pLogP parameter (the gap g, or the overheads os, or) measured at a few message sizes, and its
+ * value at any size: linear between measured sizes and extrapolated from the nearest two beyond
+ * them, as the {@code logp_mpi} queries of T. Kielmann, H. E. Bal, K. Verstoep, "Fast Measurement
+ * of LogP Parameters for Message Passing Platforms", IPDPS 2000 Workshops, LNCS 1800, 2000, do
+ * (docs/measurement.md, "pLogP parameters").
  *
- * <p>The sensor builds these from its measurements; the broadcast schedulers query them. Sizes
- * in bytes, values in whatever unit the caller measured (seconds on the sensor).
+ * <p>The sensor builds these from its measurements; the broadcast schedulers query them. Sizes in
+ * bytes, values in whatever unit the caller measured (seconds on the sensor).
  */
 public final class PLogPTable {
   private final double[] sizes;
@@ -19,8 +19,8 @@ public final class PLogPTable {
   /**
    * @param sizes measured sizes, strictly increasing, at least one
    * @param values the parameter at each size
-   * @throws IllegalArgumentException if the arrays are empty or differ in length, or the sizes
-   *     do not increase
+   * @throws IllegalArgumentException if the arrays are empty or differ in length, or the sizes do
+   *     not increase
    */
   public PLogPTable(double[] sizes, double[] values) {
     if (sizes.length == 0 || sizes.length != values.length) {

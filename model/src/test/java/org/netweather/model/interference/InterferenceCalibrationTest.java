@@ -33,16 +33,21 @@ class InterferenceCalibrationTest {
     double c = 13.23;
     double mr = 11.1;
     double cr = 6.9;
-    List<ChildPoint> children = List.of(new ChildPoint("a", 7.5, 3.0, 4.1),
-        new ChildPoint("b", 5.0, 6.2, 3.3), new ChildPoint("d", 9.8, 0.4, 6.2));
+    List<ChildPoint> children =
+        List.of(
+            new ChildPoint("a", 7.5, 3.0, 4.1),
+            new ChildPoint("b", 5.0, 6.2, 3.3),
+            new ChildPoint("d", 9.8, 0.4, 6.2));
 
     InterferenceCalibration m = InterferenceCalibration.calibrate(c, mr, cr, children);
 
     assertEquals(1.0, m.normalisedRate(0, Map.of()), 1e-12);
     assertEquals(cr / c, m.normalisedRate(mr, Map.of()), 1e-12);
     for (ChildPoint p : children) {
-      assertEquals(p.computeRate() / c,
-          m.normalisedRate(p.recvTransfer(), Map.of(p.child(), p.sendTransfer())), 1e-12,
+      assertEquals(
+          p.computeRate() / c,
+          m.normalisedRate(p.recvTransfer(), Map.of(p.child(), p.sendTransfer())),
+          1e-12,
           p.child());
     }
   }
@@ -66,8 +71,11 @@ class InterferenceCalibrationTest {
       assertEquals(c, cal.computeRate(0, Map.of()), 1e-9 * c);
       assertEquals(cr, cal.computeRate(mr, Map.of()), 1e-9 * c);
       for (ChildPoint p : points) {
-        assertEquals(p.computeRate(), cal.computeRate(p.recvTransfer(),
-            Map.of(p.child(), p.sendTransfer())), 1e-9 * c, "point " + p);
+        assertEquals(
+            p.computeRate(),
+            cal.computeRate(p.recvTransfer(), Map.of(p.child(), p.sendTransfer())),
+            1e-9 * c,
+            "point " + p);
       }
     }
   }
@@ -89,9 +97,11 @@ class InterferenceCalibrationTest {
 
   @Test
   void calibrate_nonPositiveInputs_rejected() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> InterferenceCalibration.calibrate(0, 10, 5, List.of()));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> InterferenceCalibration.calibrate(10, 10, 5, List.of(new ChildPoint("c", 1, 0, 2))));
   }
 }

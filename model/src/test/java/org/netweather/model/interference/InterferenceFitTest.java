@@ -65,15 +65,18 @@ class InterferenceFitTest {
 
   @Test
   void fit_oneTransferRateOnly_throws() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> InterferenceFit.fit(new double[] {5, 5, 5}, new double[] {1, 0.9, 0.8}));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> InterferenceFit.fitNormalised(new double[] {3, 3}, new double[] {1, 0.9}));
   }
 
   @Test
   void fit_noPositiveComputeRate_throws() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> InterferenceFit.fit(new double[] {0, 1, 2}, new double[] {0, 0, 0}));
   }
 

@@ -38,11 +38,13 @@ class PLogPTableTest {
 
   @Test
   void constructor_badTables_rejected() {
-    assertThrows(IllegalArgumentException.class,
-        () -> new PLogPTable(new double[] {}, new double[] {}));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class, () -> new PLogPTable(new double[] {}, new double[] {}));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new PLogPTable(new double[] {0, 1}, new double[] {1}));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new PLogPTable(new double[] {0, 10, 10}, new double[] {1, 2, 3}));
   }
 

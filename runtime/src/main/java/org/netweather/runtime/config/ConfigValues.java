@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The effective configuration of one daemon: a checked value for every setting of its schema
- * and where each came from. Immutable. Built from the defaults, then a file, then flags, each
+ * The effective configuration of one daemon: a checked value for every setting of its schema and
+ * where each came from. Immutable. Built from the defaults, then a file, then flags, each
  * overriding the one before.
  */
 public final class ConfigValues {
@@ -82,8 +82,8 @@ public final class ConfigValues {
     }
 
     /**
-     * Names keys in errors as {@code prefix + key}, e.g. {@code memory-host.} for a section of
-     * the file {@code nws up} reads.
+     * Names keys in errors as {@code prefix + key}, e.g. {@code memory-host.} for a section of the
+     * file {@code nws up} reads.
      */
     public Builder keyPrefix(String prefix) {
       this.prefix = prefix;
@@ -106,13 +106,23 @@ public final class ConfigValues {
      */
     public Builder entries(Path file, Map<String, YamlConfigFile.Entry> entries) {
       for (YamlConfigFile.Entry e : entries.values()) {
-        Setting<?> s = schema.find(e.key()).orElseThrow(() -> new ConfigException(
-            Source.fileAt(file.toString(), e.line()) + ": unknown key '" + prefix + e.key()
-            + "' (known keys: " + schema.keys() + ")"));
+        Setting<?> s =
+            schema
+                .find(e.key())
+                .orElseThrow(
+                    () ->
+                        new ConfigException(
+                            Source.fileAt(file.toString(), e.line())
+                                + ": unknown key '"
+                                + prefix
+                                + e.key()
+                                + "' (known keys: "
+                                + schema.keys()
+                                + ")"));
         Source source = Source.file(file, e.line());
         if (e.isSection()) {
-          throw bad(s, source, "must be " + ValueType.withArticle(s.type().name())
-              + ", got a mapping");
+          throw bad(
+              s, source, "must be " + ValueType.withArticle(s.type().name()) + ", got a mapping");
         }
         if (e.value() == null || e.value().isNull()) {
           throw bad(s, source, "has no value");
@@ -140,8 +150,8 @@ public final class ConfigValues {
       return this;
     }
 
-    private <T> Builder setParsed(Setting<T> setting, Function<ValueType<T>, T> parse,
-        Source source) {
+    private <T> Builder setParsed(
+        Setting<T> setting, Function<ValueType<T>, T> parse, Source source) {
       T value;
       try {
         value = parse.apply(setting.type());
@@ -156,8 +166,7 @@ public final class ConfigValues {
     }
 
     public ConfigValues build() {
-      return new ConfigValues(schema, Collections.unmodifiableMap(
-          new LinkedHashMap<>(values)));
+      return new ConfigValues(schema, Collections.unmodifiableMap(new LinkedHashMap<>(values)));
     }
   }
 }

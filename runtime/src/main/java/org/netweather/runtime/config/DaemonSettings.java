@@ -16,21 +16,24 @@ public final class DaemonSettings {
   }
 
   public static Setting<Integer> metricsPort(int defaultPort) {
-    return Setting.integer("metricsPort", defaultPort,
-        "Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none.")
-        .between(-1, 65535).label("PORT");
+    return Setting.integer(
+            "metricsPort",
+            defaultPort,
+            "Prometheus metrics over HTTP at /metrics; 0 picks a free port, -1 serves none.")
+        .between(-1, 65535)
+        .label("PORT");
   }
 
   /** The nameserver to register with, checked as {@code host:port}. */
   public static Setting<String> nameserver() {
-    return Setting.text("nameserver", "localhost:" + NAMESERVER_PORT,
-        "Nameserver address, host:port.").label("HOST:PORT")
+    return Setting.text(
+            "nameserver", "localhost:" + NAMESERVER_PORT, "Nameserver address, host:port.")
+        .label("HOST:PORT")
         .check("host:port", DaemonSettings::hostPortProblem);
   }
 
   public static Setting<String> host() {
-    return Setting.text("host", "",
-        "Host name to advertise; empty means this machine's name.");
+    return Setting.text("host", "", "Host name to advertise; empty means this machine's name.");
   }
 
   /** The registration name; empty means {@code kind@HOST}. */
@@ -44,20 +47,26 @@ public final class DaemonSettings {
 
   /** The lease TTL with a daemon's own default. */
   public static Setting<Integer> ttlSeconds(int defaultSeconds) {
-    return Setting.integer("ttlSeconds", defaultSeconds,
-        "Lease TTL in seconds of the registration with the nameserver.").atLeast(1);
+    return Setting.integer(
+            "ttlSeconds",
+            defaultSeconds,
+            "Lease TTL in seconds of the registration with the nameserver.")
+        .atLeast(1);
   }
 
   /** A cluster attribute; empty means none. */
   public static Setting<String> optionalCluster(String doc) {
-    return Setting.text("cluster", "", doc).check("letters, digits, '.', '_', '-'",
-        v -> v.isEmpty() ? null : SeriesName.nameProblem("cluster", v));
+    return Setting.text("cluster", "", doc)
+        .check(
+            "letters, digits, '.', '_', '-'",
+            v -> v.isEmpty() ? null : SeriesName.nameProblem("cluster", v));
   }
 
   /** A cluster name that must be given. */
   public static Setting<String> cluster(String defaultName, String doc) {
-    return Setting.text("cluster", defaultName, doc).check(
-        "non-empty; letters, digits, '.', '_', '-'", v -> SeriesName.nameProblem("cluster", v));
+    return Setting.text("cluster", defaultName, doc)
+        .check(
+            "non-empty; letters, digits, '.', '_', '-'", v -> SeriesName.nameProblem("cluster", v));
   }
 
   private static String hostPortProblem(String address) {

@@ -7,9 +7,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * One setting of a daemon, declared once: its key in the YAML file (the flag is derived from
- * it, {@code rawPoints} becomes {@code --raw-points}), its type, default, meaning and the rules
- * its value must keep. Immutable; the refining methods return a new setting.
+ * One setting of a daemon, declared once: its key in the YAML file (the flag is derived from it,
+ * {@code rawPoints} becomes {@code --raw-points}), its type, default, meaning and the rules its
+ * value must keep. Immutable; the refining methods return a new setting.
  */
 public final class Setting<T> {
   /** A rule a value must keep: a description for the reference and a check. */
@@ -22,7 +22,12 @@ public final class Setting<T> {
   private final String label;
   private final List<Rule<T>> rules;
 
-  private Setting(String key, ValueType<T> type, T defaultValue, String doc, String label,
+  private Setting(
+      String key,
+      ValueType<T> type,
+      T defaultValue,
+      String doc,
+      String label,
       List<Rule<T>> rules) {
     if (!key.matches("[a-z][A-Za-z0-9]*")) {
       throw new IllegalArgumentException("setting key '" + key + "' is not lowerCamelCase");
@@ -90,10 +95,12 @@ public final class Setting<T> {
 
   /** A numeric setting's bounds, both inclusive. */
   public Setting<T> between(long min, long max) {
-    return rule(min + " to " + max, v -> {
-      double d = ((Number) v).doubleValue();
-      return d >= min && d <= max;
-    });
+    return rule(
+        min + " to " + max,
+        v -> {
+          double d = ((Number) v).doubleValue();
+          return d >= min && d <= max;
+        });
   }
 
   public String key() {

@@ -11,9 +11,16 @@ import java.nio.file.Path;
  */
 public record Source(Kind kind, String where, int line) {
   /** The kinds of source. */
-  public enum Kind { DEFAULT, FILE, FLAG, DERIVED, CODE }
+  public enum Kind {
+    DEFAULT,
+    FILE,
+    FLAG,
+    DERIVED,
+    CODE
+  }
 
   public static final Source DEFAULT = new Source(Kind.DEFAULT, "", 0);
+
   /** Set by a program (tests, embedding), not by a user. */
   public static final Source CODE = new Source(Kind.CODE, "", 0);
 

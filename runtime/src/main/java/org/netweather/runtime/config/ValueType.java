@@ -7,47 +7,70 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The type of a setting: how its value is read from a flag's text and from a YAML node, and how
- * it is shown. Parse failures throw {@link IllegalArgumentException} with a short reason; the
- * caller adds the key and the source.
+ * The type of a setting: how its value is read from a flag's text and from a YAML node, and how it
+ * is shown. Parse failures throw {@link IllegalArgumentException} with a short reason; the caller
+ * adds the key and the source.
  */
 public final class ValueType<T> {
-  public static final ValueType<Integer> INT = scalar("integer", "N", text -> {
-    try {
-      return Integer.valueOf(text.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("must be an integer, got '" + text + "'");
-    }
-  });
-  public static final ValueType<Long> LONG = scalar("integer", "N", text -> {
-    try {
-      return Long.valueOf(text.strip().replace("_", ""));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("must be an integer, got '" + text + "'");
-    }
-  });
-  public static final ValueType<Double> DECIMAL = scalar("number", "X", text -> {
-    try {
-      double d = Double.parseDouble(text.strip());
-      if (Double.isNaN(d) || Double.isInfinite(d)) {
-        throw new NumberFormatException();
-      }
-      return d;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("must be a number, got '" + text + "'");
-    }
-  });
-  public static final ValueType<Boolean> BOOLEAN = scalar("boolean", "true|false", text -> {
-    return switch (text.strip()) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("must be true or false, got '" + text + "'");
-    };
-  });
+  public static final ValueType<Integer> INT =
+      scalar(
+          "integer",
+          "N",
+          text -> {
+            try {
+              return Integer.valueOf(text.strip());
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("must be an integer, got '" + text + "'");
+            }
+          });
+  public static final ValueType<Long> LONG =
+      scalar(
+          "integer",
+          "N",
+          text -> {
+            try {
+              return Long.valueOf(text.strip().replace("_", ""));
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("must be an integer, got '" + text + "'");
+            }
+          });
+  public static final ValueType<Double> DECIMAL =
+      scalar(
+          "number",
+          "X",
+          text -> {
+            try {
+              double d = Double.parseDouble(text.strip());
+              if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new NumberFormatException();
+              }
+              return d;
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("must be a number, got '" + text + "'");
+            }
+          });
+  public static final ValueType<Boolean> BOOLEAN =
+      scalar(
+          "boolean",
+          "true|false",
+          text -> {
+            return switch (text.strip()) {
+              case "true" -> true;
+              case "false" -> false;
+              default ->
+                  throw new IllegalArgumentException("must be true or false, got '" + text + "'");
+            };
+          });
   public static final ValueType<String> TEXT = scalar("string", "TEXT", text -> text);
+
   /** A list of strings: a YAML sequence, or comma-separated text on a flag. */
-  public static final ValueType<List<String>> TEXT_LIST = new ValueType<>("list of strings",
-      "A,B,...", ValueType::splitCommas, ValueType::listFromYaml, list -> String.join(",", list));
+  public static final ValueType<List<String>> TEXT_LIST =
+      new ValueType<>(
+          "list of strings",
+          "A,B,...",
+          ValueType::splitCommas,
+          ValueType::listFromYaml,
+          list -> String.join(",", list));
 
   private final String name;
   private final String label;
@@ -55,8 +78,12 @@ public final class ValueType<T> {
   private final Function<JsonNode, T> fromYaml;
   private final Function<T, String> show;
 
-  private ValueType(String name, String label, Function<String, T> fromText,
-      Function<JsonNode, T> fromYaml, Function<T, String> show) {
+  private ValueType(
+      String name,
+      String label,
+      Function<String, T> fromText,
+      Function<JsonNode, T> fromYaml,
+      Function<T, String> show) {
     this.name = name;
     this.label = label;
     this.fromText = fromText;
@@ -65,13 +92,21 @@ public final class ValueType<T> {
   }
 
   private static <T> ValueType<T> scalar(String name, String label, Function<String, T> parse) {
-    return new ValueType<>(name, label, parse, node -> {
-      if (!node.isValueNode()) {
-        throw new IllegalArgumentException("must be " + withArticle(name) + ", got "
-            + (node.isArray() ? "a list" : "a mapping"));
-      }
-      return parse.apply(node.asText());
-    }, String::valueOf);
+    return new ValueType<>(
+        name,
+        label,
+        parse,
+        node -> {
+          if (!node.isValueNode()) {
+            throw new IllegalArgumentException(
+                "must be "
+                    + withArticle(name)
+                    + ", got "
+                    + (node.isArray() ? "a list" : "a mapping"));
+          }
+          return parse.apply(node.asText());
+        },
+        String::valueOf);
   }
 
   /** {@code integer} as {@code an integer}, {@code string} as {@code a string}. */

@@ -15,9 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A YAML configuration file read as a mapping of keys to values, each with the line and column
- * it was written at, so errors can point into the file. A value that is itself a mapping is a
- * section (as in the file {@code nws up} reads, one section per daemon).
+ * A YAML configuration file read as a mapping of keys to values, each with the line and column it
+ * was written at, so errors can point into the file. A value that is itself a mapping is a section
+ * (as in the file {@code nws up} reads, one section per daemon).
  */
 public final class YamlConfigFile {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -28,8 +28,8 @@ public final class YamlConfigFile {
    * @param value the value, null if it is a section
    * @param section the keys under it if it is a mapping, else null
    */
-  public record Entry(String key, int line, int column, JsonNode value,
-      Map<String, Entry> section) {
+  public record Entry(
+      String key, int line, int column, JsonNode value, Map<String, Entry> section) {
     public boolean isSection() {
       return section != null;
     }
@@ -53,8 +53,11 @@ public final class YamlConfigFile {
       throw new ConfigException("config file " + path + ": no such file");
     }
     if (Files.isDirectory(path) || !Files.isReadable(path)) {
-      throw new ConfigException("config file " + path + ": cannot be read"
-          + (Files.isDirectory(path) ? " (it is a directory)" : ""));
+      throw new ConfigException(
+          "config file "
+              + path
+              + ": cannot be read"
+              + (Files.isDirectory(path) ? " (it is a directory)" : ""));
     }
     try (JsonParser p = YAML.createParser(path.toFile())) {
       JsonToken first = p.nextToken();
@@ -62,21 +65,21 @@ public final class YamlConfigFile {
         return new YamlConfigFile(path, Map.of());
       }
       if (first != JsonToken.START_OBJECT) {
-        throw new ConfigException(at(path, p.currentTokenLocation())
-            + ": expected a mapping of key: value");
+        throw new ConfigException(
+            at(path, p.currentTokenLocation()) + ": expected a mapping of key: value");
       }
       Map<String, Entry> top = mapping(path, p);
       if (p.nextToken() != null) {
-        throw new ConfigException(at(path, p.currentTokenLocation())
-            + ": more than one YAML document");
+        throw new ConfigException(
+            at(path, p.currentTokenLocation()) + ": more than one YAML document");
       }
       return new YamlConfigFile(path, top);
     } catch (JsonProcessingException e) {
       String reason = e.getOriginalMessage().lines().findFirst().orElse("unreadable").strip();
       throw new ConfigException(at(path, e.getLocation()) + ": YAML syntax error: " + reason);
     } catch (IOException e) {
-      throw new ConfigException("config file " + path + ": cannot be read (" + e.getMessage()
-          + ")");
+      throw new ConfigException(
+          "config file " + path + ": cannot be read (" + e.getMessage() + ")");
     }
   }
 
@@ -87,9 +90,10 @@ public final class YamlConfigFile {
       String key = p.currentName();
       JsonLocation where = p.currentTokenLocation();
       JsonToken t = p.nextToken();
-      Entry entry = t == JsonToken.START_OBJECT
-          ? new Entry(key, where.getLineNr(), where.getColumnNr(), null, mapping(path, p))
-          : new Entry(key, where.getLineNr(), where.getColumnNr(), p.readValueAsTree(), null);
+      Entry entry =
+          t == JsonToken.START_OBJECT
+              ? new Entry(key, where.getLineNr(), where.getColumnNr(), null, mapping(path, p))
+              : new Entry(key, where.getLineNr(), where.getColumnNr(), p.readValueAsTree(), null);
       if (out.put(key, entry) != null) {
         throw new ConfigException(at(path, where) + ": key '" + key + "' appears twice");
       }
@@ -101,7 +105,11 @@ public final class YamlConfigFile {
     if (where == null || where.getLineNr() <= 0) {
       return "config file " + path;
     }
-    return "config file " + path + ", line " + where.getLineNr() + ", column "
+    return "config file "
+        + path
+        + ", line "
+        + where.getLineNr()
+        + ", column "
         + where.getColumnNr();
   }
 

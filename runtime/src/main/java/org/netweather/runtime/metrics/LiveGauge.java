@@ -8,9 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 
 /**
- * A gauge read from the daemons that are running, one sample per daemon: each daemon adds a
- * source when it starts and closes it when it stops, so a gauge never reports a daemon that is
- * gone. Sources with the same daemon label (two memory-hosts in one test JVM) are summed.
+ * A gauge read from the daemons that are running, one sample per daemon: each daemon adds a source
+ * when it starts and closes it when it stops, so a gauge never reports a daemon that is gone.
+ * Sources with the same daemon label (two memory-hosts in one test JVM) are summed.
  *
  * <pre>{@code
  * static final LiveGauge SERIES = LiveGauge.standard("netweather_memory_series", "Series stored");
@@ -28,13 +28,14 @@ public final class LiveGauge {
         .name(name)
         .help(help)
         .labelNames("daemon")
-        .callback(cb -> {
-          Map<String, Double> byDaemon = new TreeMap<>();
-          for (Source s : sources.values()) {
-            byDaemon.merge(s.daemon(), s.value().getAsDouble(), Double::sum);
-          }
-          byDaemon.forEach((daemon, v) -> cb.call(v, daemon));
-        })
+        .callback(
+            cb -> {
+              Map<String, Double> byDaemon = new TreeMap<>();
+              for (Source s : sources.values()) {
+                byDaemon.merge(s.daemon(), s.value().getAsDouble(), Double::sum);
+              }
+              byDaemon.forEach((daemon, v) -> cb.call(v, daemon));
+            })
         .register(registry);
   }
 

@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.net.BindException;
 
 /**
- * Serves a registry's metrics over HTTP at {@code /metrics} in the Prometheus text format, for
- * a Prometheus server to scrape. One per process: {@code nws up} runs every daemon behind one
+ * Serves a registry's metrics over HTTP at {@code /metrics} in the Prometheus text format, for a
+ * Prometheus server to scrape. One per process: {@code nws up} runs every daemon behind one
  * endpoint, a daemon run alone has its own. The process's JVM metrics (memory, GC, threads) are
  * registered with the first endpoint on the default registry.
  *
@@ -28,8 +28,8 @@ public final class MetricsEndpoint implements AutoCloseable {
   }
 
   /**
-   * Serves the default registry, with JVM metrics, on {@code port} (0: any free port) of
-   * {@code host} (empty: every interface).
+   * Serves the default registry, with JVM metrics, on {@code port} (0: any free port) of {@code
+   * host} (empty: every interface).
    */
   public static MetricsEndpoint start(String host, int port) throws IOException {
     checkPort(port);
@@ -58,8 +58,9 @@ public final class MetricsEndpoint implements AutoCloseable {
       return new MetricsEndpoint(b.buildAndStart());
     } catch (BindException e) {
       // The JDK's message is a bare "Address already in use": say which port.
-      throw new IOException("metrics endpoint cannot listen on "
-          + (host.isEmpty() ? "0.0.0.0" : host) + ":" + port, e);
+      throw new IOException(
+          "metrics endpoint cannot listen on " + (host.isEmpty() ? "0.0.0.0" : host) + ":" + port,
+          e);
     }
   }
 

@@ -31,7 +31,8 @@ import java.util.function.LongSupplier;
  */
 public final class RpcMetrics {
   private static final double[] BUCKETS = {
-      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+  };
 
   private static volatile RpcMetrics standard;
 
@@ -41,18 +42,20 @@ public final class RpcMetrics {
 
   /** Registers the RPC metrics in {@code registry}; once per registry. */
   public RpcMetrics(PrometheusRegistry registry, LongSupplier nanoTime) {
-    this.calls = Counter.builder()
-        .name("netweather_rpc_server_calls")
-        .help("gRPC calls finished by a NetWeather daemon, by method and status code")
-        .labelNames("daemon", "method", "code")
-        .register(registry);
-    this.duration = Histogram.builder()
-        .name("netweather_rpc_server_duration_seconds")
-        .help("Time from a gRPC call's start to its end (a stream's whole life)")
-        .labelNames("daemon", "method")
-        .classicOnly()
-        .classicUpperBounds(BUCKETS)
-        .register(registry);
+    this.calls =
+        Counter.builder()
+            .name("netweather_rpc_server_calls")
+            .help("gRPC calls finished by a NetWeather daemon, by method and status code")
+            .labelNames("daemon", "method", "code")
+            .register(registry);
+    this.duration =
+        Histogram.builder()
+            .name("netweather_rpc_server_duration_seconds")
+            .help("Time from a gRPC call's start to its end (a stream's whole life)")
+            .labelNames("daemon", "method")
+            .classicOnly()
+            .classicUpperBounds(BUCKETS)
+            .register(registry);
     this.nanoTime = nanoTime;
   }
 
@@ -80,13 +83,14 @@ public final class RpcMetrics {
         long start = nanoTime.getAsLong();
         AtomicBoolean recorded = new AtomicBoolean();
         Runnable cancelled = () -> record(daemon, method, Status.Code.CANCELLED, start, recorded);
-        ServerCall<Q, R> timed = new SimpleForwardingServerCall<>(call) {
-          @Override
-          public void close(Status status, Metadata trailers) {
-            record(daemon, method, status.getCode(), start, recorded);
-            super.close(status, trailers);
-          }
-        };
+        ServerCall<Q, R> timed =
+            new SimpleForwardingServerCall<>(call) {
+              @Override
+              public void close(Status status, Metadata trailers) {
+                record(daemon, method, status.getCode(), start, recorded);
+                super.close(status, trailers);
+              }
+            };
         return new SimpleForwardingServerCallListener<>(next.startCall(timed, headers)) {
           @Override
           public void onCancel() {

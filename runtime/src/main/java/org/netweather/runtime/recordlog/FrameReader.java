@@ -5,9 +5,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
- * Reads valid frames in order from one file, between a start offset and a limit, stopping at
- * the first frame that is incomplete or fails its checks (see {@link Frames}). The buffer starts
- * small and grows for a record larger than itself.
+ * Reads valid frames in order from one file, between a start offset and a limit, stopping at the
+ * first frame that is incomplete or fails its checks (see {@link Frames}). The buffer starts small
+ * and grows for a record larger than itself.
  */
 final class FrameReader {
   private final FileChannel channel;

@@ -18,9 +18,9 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * <p>The length is inside the checksum so that zeroed space (what some file systems leave after a
- * crash while extending a file) is never an empty record: CRC32C of four zero bytes is not zero.
- * A record is valid when its whole frame is present, its length is in range and its checksum
- * matches; reading a file stops at the first record that is not.
+ * crash while extending a file) is never an empty record: CRC32C of four zero bytes is not zero. A
+ * record is valid when its whole frame is present, its length is in range and its checksum matches;
+ * reading a file stops at the first record that is not.
  */
 final class Frames {
   static final int HEADER = 8;

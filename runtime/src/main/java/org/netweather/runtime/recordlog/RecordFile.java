@@ -13,10 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One file of framed records (format in {@link Frames}): appended to, read whole, or replaced
- * whole atomically. Opening a file recovers it: the longest prefix of valid records is kept and
- * anything after it (a record torn by a crash mid-write, or damaged) is cut off, so appends
- * continue right after the last good record.
+ * One file of framed records (format in {@link Frames}): appended to, read whole, or replaced whole
+ * atomically. Opening a file recovers it: the longest prefix of valid records is kept and anything
+ * after it (a record torn by a crash mid-write, or damaged) is cut off, so appends continue right
+ * after the last good record.
  *
  * <p>A {@link RecordLog} is made of these; on its own it suits small state rewritten whole from
  * time to time (a snapshot, a list of acknowledged ranges).
@@ -40,8 +40,15 @@ public final class RecordFile implements AutoCloseable {
   private long count;
   private final long truncatedBytes;
 
-  private RecordFile(Path path, FileChannel channel, SyncPolicy sync, int maxRecordBytes,
-      int readBufferBytes, long size, long count, long truncatedBytes) {
+  private RecordFile(
+      Path path,
+      FileChannel channel,
+      SyncPolicy sync,
+      int maxRecordBytes,
+      int readBufferBytes,
+      long size,
+      long count,
+      long truncatedBytes) {
     this.path = path;
     this.channel = channel;
     this.sync = sync;
@@ -59,11 +66,11 @@ public final class RecordFile implements AutoCloseable {
 
   static RecordFile open(Path file, SyncPolicy sync, int maxRecordBytes, int readBufferBytes)
       throws IOException {
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      FrameReader frames = new FrameReader(ch, 0, Long.MAX_VALUE, maxRecordBytes,
-          readBufferBytes);
+      FrameReader frames = new FrameReader(ch, 0, Long.MAX_VALUE, maxRecordBytes, readBufferBytes);
       long count = 0;
       while (frames.next()) {
         count++;
@@ -77,8 +84,8 @@ public final class RecordFile implements AutoCloseable {
           ch.force(true);
         }
       }
-      return new RecordFile(file, ch, sync, maxRecordBytes, readBufferBytes, valid, count,
-          onDisk - valid);
+      return new RecordFile(
+          file, ch, sync, maxRecordBytes, readBufferBytes, valid, count, onDisk - valid);
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
@@ -191,8 +198,8 @@ public final class RecordFile implements AutoCloseable {
   }
 
   /**
-   * Reads a file that is only ever written whole ({@link #replace}): every record, or an error
-   * if anything in it is not a whole valid record. A missing file reads as empty.
+   * Reads a file that is only ever written whole ({@link #replace}): every record, or an error if
+   * anything in it is not a whole valid record. A missing file reads as empty.
    */
   public static List<byte[]> readWhole(Path file) throws IOException {
     if (!Files.exists(file)) {
@@ -200,14 +207,17 @@ public final class RecordFile implements AutoCloseable {
     }
     List<byte[]> out = new ArrayList<>();
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      FrameReader frames = new FrameReader(ch, 0, Long.MAX_VALUE, DEFAULT_MAX_RECORD,
-          DEFAULT_READ_BUFFER);
+      FrameReader frames =
+          new FrameReader(ch, 0, Long.MAX_VALUE, DEFAULT_MAX_RECORD, DEFAULT_READ_BUFFER);
       while (frames.next()) {
         out.add(bytesOf(frames.payload()));
       }
       if (frames.offset() != ch.size()) {
-        throw new IOException(file + " is damaged at byte " + frames.offset()
-            + " (or was written by an older NetWeather)");
+        throw new IOException(
+            file
+                + " is damaged at byte "
+                + frames.offset()
+                + " (or was written by an older NetWeather)");
       }
     }
     return out;

@@ -35,21 +35,21 @@ import java.util.TreeMap;
  *  length: int32 big-endian; crc32c: over the 4 length bytes, then the payload
  * </pre>
  *
- * <p>Numbers. Records are numbered from 1 in order of appending; a segment file is named for
- * the number of its first record, and the records in it follow consecutively, so a record's
- * number is never written down. Numbers are never reused, also after old segments are dropped.
+ * <p>Numbers. Records are numbered from 1 in order of appending; a segment file is named for the
+ * number of its first record, and the records in it follow consecutively, so a record's number is
+ * never written down. Numbers are never reused, also after old segments are dropped.
  *
- * <p>Rotation. An append that would take a non-empty active segment past {@code segmentBytes}
- * first starts a new segment; {@link #roll} starts one on demand. {@link #dropBefore} deletes
- * whole segments every record of which is below a number, once the owner has no more use for
- * them (acknowledged, or folded into a snapshot).
+ * <p>Rotation. An append that would take a non-empty active segment past {@code segmentBytes} first
+ * starts a new segment; {@link #roll} starts one on demand. {@link #dropBefore} deletes whole
+ * segments every record of which is below a number, once the owner has no more use for them
+ * (acknowledged, or folded into a snapshot).
  *
  * <p>Recovery. {@link #open} keeps each segment's longest valid prefix and cuts off the rest: a
- * record torn by a crash mid-write, or the first damaged record and everything after it.
- * Records cut from a segment that is not the last leave a gap in the numbers.
+ * record torn by a crash mid-write, or the first damaged record and everything after it. Records
+ * cut from a segment that is not the last leave a gap in the numbers.
  *
- * <p>Durability. Per {@link SyncPolicy}; creating and deleting segments also forces the
- * directory. Each segment holds an open file, so segments are meant to be few and large.
+ * <p>Durability. Per {@link SyncPolicy}; creating and deleting segments also forces the directory.
+ * Each segment holds an open file, so segments are meant to be few and large.
  *
  * <p>Not thread-safe: the owner serialises calls, readers included.
  */
@@ -64,8 +64,8 @@ public final class RecordLog implements AutoCloseable {
    * @param maxRecordBytes largest payload; a length beyond it on disk reads as damage
    * @param readBufferBytes initial read buffer; it grows for larger records
    */
-  public record Options(String prefix, long segmentBytes, SyncPolicy sync, int maxRecordBytes,
-      int readBufferBytes) {
+  public record Options(
+      String prefix, long segmentBytes, SyncPolicy sync, int maxRecordBytes, int readBufferBytes) {
     public Options {
       if (prefix.isEmpty() || prefix.contains("/") || prefix.contains("\\")) {
         throw new IllegalArgumentException("bad segment prefix '" + prefix + "'");
@@ -77,8 +77,12 @@ public final class RecordLog implements AutoCloseable {
 
     /** Unbounded segments, {@link SyncPolicy#ALWAYS}, records up to 16 MiB. */
     public static Options named(String prefix) {
-      return new Options(prefix, Long.MAX_VALUE, SyncPolicy.ALWAYS,
-          RecordFile.DEFAULT_MAX_RECORD, RecordFile.DEFAULT_READ_BUFFER);
+      return new Options(
+          prefix,
+          Long.MAX_VALUE,
+          SyncPolicy.ALWAYS,
+          RecordFile.DEFAULT_MAX_RECORD,
+          RecordFile.DEFAULT_READ_BUFFER);
     }
 
     public Options withSegmentBytes(long bytes) {
@@ -99,8 +103,8 @@ public final class RecordLog implements AutoCloseable {
   }
 
   /**
-   * Where a record starts: the segment it is in (by its first number), its own number and its
-   * byte offset in the segment. A reader can resume from one ({@link #read(Position)}) without
+   * Where a record starts: the segment it is in (by its first number), its own number and its byte
+   * offset in the segment. A reader can resume from one ({@link #read(Position)}) without
    * re-reading the records before it.
    */
   public record Position(long segment, long number, long offset) {}
@@ -136,8 +140,10 @@ public final class RecordLog implements AutoCloseable {
 
   private final Path dir;
   private final Options options;
+
   /** By first record number; the last one is the active segment. */
   final TreeMap<Long, RecordFile> segments = new TreeMap<>();
+
   private final long truncatedBytes;
   private boolean closed;
 
@@ -163,8 +169,9 @@ public final class RecordLog implements AutoCloseable {
     TreeMap<Long, RecordFile> opened = new TreeMap<>();
     try {
       for (Map.Entry<Long, Path> f : files.entrySet()) {
-        RecordFile file = RecordFile.open(f.getValue(), options.sync(),
-            options.maxRecordBytes(), options.readBufferBytes());
+        RecordFile file =
+            RecordFile.open(
+                f.getValue(), options.sync(), options.maxRecordBytes(), options.readBufferBytes());
         opened.put(f.getKey(), file);
         truncated += file.truncatedBytes();
       }
@@ -196,8 +203,7 @@ public final class RecordLog implements AutoCloseable {
   public long append(List<byte[]> payloads) throws IOException {
     ensureOpen();
     RecordFile active = active();
-    if (active.size() > 0
-        && active.size() + Frames.frameBytes(payloads) > options.segmentBytes()) {
+    if (active.size() > 0 && active.size() + Frames.frameBytes(payloads) > options.segmentBytes()) {
       roll();
       active = active();
     }
@@ -327,8 +333,15 @@ public final class RecordLog implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "RecordLog[" + dir + "/" + options.prefix() + "*, segments=" + segments.size()
-        + ", next=" + nextNumber() + "]";
+    return "RecordLog["
+        + dir
+        + "/"
+        + options.prefix()
+        + "*, segments="
+        + segments.size()
+        + ", next="
+        + nextNumber()
+        + "]";
   }
 
   private RecordFile active() {
@@ -336,10 +349,11 @@ public final class RecordLog implements AutoCloseable {
   }
 
   private void startSegment(long firstNumber) throws IOException {
-    Path file = dir.resolve(options.prefix() + String.format("%0" + DIGITS + "d", firstNumber)
-        + ".log");
-    segments.put(firstNumber, RecordFile.open(file, options.sync(), options.maxRecordBytes(),
-        options.readBufferBytes()));
+    Path file =
+        dir.resolve(options.prefix() + String.format("%0" + DIGITS + "d", firstNumber) + ".log");
+    segments.put(
+        firstNumber,
+        RecordFile.open(file, options.sync(), options.maxRecordBytes(), options.readBufferBytes()));
     RecordFile.syncDirectory(dir);
   }
 
@@ -352,7 +366,8 @@ public final class RecordLog implements AutoCloseable {
   /** The first record number in a segment file's name, or -1 if it is not one of this log's. */
   static long firstNumberOf(String prefix, Path file) {
     String name = file.getFileName().toString();
-    if (!name.startsWith(prefix) || !name.endsWith(".log")
+    if (!name.startsWith(prefix)
+        || !name.endsWith(".log")
         || name.length() != prefix.length() + DIGITS + 4) {
       return -1;
     }

@@ -6,8 +6,8 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Iterates a {@link RecordLog}'s whole records in order, across segments, up to the end the log
- * had when each segment was entered.
+ * Iterates a {@link RecordLog}'s whole records in order, across segments, up to the end the log had
+ * when each segment was entered.
  *
  * <pre>{@code
  * RecordReader r = log.read(log.firstNumber());

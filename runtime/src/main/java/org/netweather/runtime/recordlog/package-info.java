@@ -1,8 +1,8 @@
 /**
  * The one durable record log every daemon keeps its state in: length- and CRC32C-framed records
  * ({@link org.netweather.runtime.recordlog.RecordFile}), a log of numbered segment files with
- * rotation and dropping of old segments ({@link org.netweather.runtime.recordlog.RecordLog}),
- * an fsync policy ({@link org.netweather.runtime.recordlog.SyncPolicy}) and torn-tail recovery
- * on open. Plain JDK: no gRPC, no Netty.
+ * rotation and dropping of old segments ({@link org.netweather.runtime.recordlog.RecordLog}), an
+ * fsync policy ({@link org.netweather.runtime.recordlog.SyncPolicy}) and torn-tail recovery on
+ * open. Plain JDK: no gRPC, no Netty.
  */
 package org.netweather.runtime.recordlog;

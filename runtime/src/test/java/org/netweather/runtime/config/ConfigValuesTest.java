@@ -13,15 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 /** Defaults, then a YAML file, then flags; every value checked and traced to its source. */
 class ConfigValuesTest {
   static final Setting<Integer> PORT = DaemonSettings.port(8050, "gRPC port.");
-  static final Setting<Long> MAX_AGE = Setting.longInteger("rawMaxAgeSeconds", 0, "Age.")
-      .atLeast(0);
-  static final Setting<Double> FACTOR = Setting.decimal("staleFactor", 3.0, "Factor.")
-      .rule("greater than 0", v -> v > 0);
+  static final Setting<Long> MAX_AGE =
+      Setting.longInteger("rawMaxAgeSeconds", 0, "Age.").atLeast(0);
+  static final Setting<Double> FACTOR =
+      Setting.decimal("staleFactor", 3.0, "Factor.").rule("greater than 0", v -> v > 0);
   static final Setting<Boolean> ANYONE = Setting.bool("probeFromAnyone", false, "Anyone.");
   static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   static final Setting<List<String>> HOSTS = Setting.list("hosts", List.of(), "Hosts.");
-  static final ConfigSchema SCHEMA = ConfigSchema.of("sample", PORT, MAX_AGE, FACTOR, ANYONE,
-      NAMESERVER, HOSTS);
+  static final ConfigSchema SCHEMA =
+      ConfigSchema.of("sample", PORT, MAX_AGE, FACTOR, ANYONE, NAMESERVER, HOSTS);
 
   @TempDir Path dir;
 
@@ -35,8 +35,8 @@ class ConfigValuesTest {
 
   private String error(String yaml) throws Exception {
     Path f = file(yaml);
-    return assertThrows(ConfigException.class,
-        () -> ConfigValues.builder(SCHEMA).file(f).build()).getMessage();
+    return assertThrows(ConfigException.class, () -> ConfigValues.builder(SCHEMA).file(f).build())
+        .getMessage();
   }
 
   @Test
@@ -51,7 +51,9 @@ class ConfigValuesTest {
 
   @Test
   void file_setsEveryType_andRemembersTheLine() throws Exception {
-    ConfigValues v = load("""
+    ConfigValues v =
+        load(
+            """
         port: 9000
         rawMaxAgeSeconds: 86400
         staleFactor: 2.5
@@ -81,8 +83,11 @@ class ConfigValuesTest {
 
   @Test
   void flag_overridesFile_overridesDefault() throws Exception {
-    ConfigValues v = ConfigValues.builder(SCHEMA).file(file("port: 9000\nstaleFactor: 2\n"))
-        .text(PORT, "9100", Source.flag("--port")).build();
+    ConfigValues v =
+        ConfigValues.builder(SCHEMA)
+            .file(file("port: 9000\nstaleFactor: 2\n"))
+            .text(PORT, "9100", Source.flag("--port"))
+            .build();
     assertEquals(9100, v.get(PORT));
     assertEquals("flag --port", v.source(PORT).toString());
     assertEquals(2.0, v.get(FACTOR));
@@ -93,9 +98,13 @@ class ConfigValuesTest {
 
   @Test
   void unknownKey_namesTheKeyTheFileAndTheKnownKeys() throws Exception {
-    assertEquals("config file " + dir.resolve("c.yaml") + ", line 2: unknown key 'prot'"
-        + " (known keys: port, rawMaxAgeSeconds, staleFactor, probeFromAnyone, nameserver,"
-        + " hosts)", error("port: 1\nprot: 2\n"));
+    assertEquals(
+        "config file "
+            + dir.resolve("c.yaml")
+            + ", line 2: unknown key 'prot'"
+            + " (known keys: port, rawMaxAgeSeconds, staleFactor, probeFromAnyone, nameserver,"
+            + " hosts)",
+        error("port: 1\nprot: 2\n"));
   }
 
   @Test
@@ -107,41 +116,52 @@ class ConfigValuesTest {
     assertEquals(at + "port: must be an integer, got a list", error("port: [1]\n"));
     assertEquals(at + "port: has no value", error("port:\n"));
     assertEquals(at + "staleFactor: must be greater than 0, got 0.0", error("staleFactor: 0\n"));
-    assertEquals(at + "probeFromAnyone: must be true or false, got 'yes please'",
+    assertEquals(
+        at + "probeFromAnyone: must be true or false, got 'yes please'",
         error("probeFromAnyone: yes please\n"));
     assertEquals(at + "nameserver: must be host:port, got 'ns'", error("nameserver: ns\n"));
   }
 
   @Test
   void badFlag_namesTheKeyAndTheFlag() {
-    ConfigException e = assertThrows(ConfigException.class, () -> ConfigValues.builder(SCHEMA)
-        .text(MAX_AGE, "-1", Source.flag("--raw-max-age-seconds")));
-    assertEquals("rawMaxAgeSeconds (--raw-max-age-seconds): must be at least 0, got -1",
-        e.getMessage());
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConfigValues.builder(SCHEMA)
+                    .text(MAX_AGE, "-1", Source.flag("--raw-max-age-seconds")));
+    assertEquals(
+        "rawMaxAgeSeconds (--raw-max-age-seconds): must be at least 0, got -1", e.getMessage());
   }
 
   @Test
   void yamlSyntaxError_saysLineAndColumn() throws Exception {
     String m = error("port: 1\nhosts: [a, b\nstaleFactor: 2\n");
-    assertTrue(m.matches("config file .*c\\.yaml, line \\d+, column \\d+: YAML syntax error: .+"),
-        m);
-    assertTrue(error("port: 1\n  bad indent: 2\n").contains(", line 2, column "),
+    assertTrue(
+        m.matches("config file .*c\\.yaml, line \\d+, column \\d+: YAML syntax error: .+"), m);
+    assertTrue(
+        error("port: 1\n  bad indent: 2\n").contains(", line 2, column "),
         error("port: 1\n  bad indent: 2\n"));
   }
 
   @Test
   void duplicateKey_andNonMapping_areErrors() throws Exception {
-    assertEquals("config file " + dir.resolve("c.yaml") + ", line 2, column 1: key 'port'"
-        + " appears twice", error("port: 1\nport: 2\n"));
-    assertTrue(error("- port\n").endsWith(": expected a mapping of key: value"),
-        error("- port\n"));
+    assertEquals(
+        "config file "
+            + dir.resolve("c.yaml")
+            + ", line 2, column 1: key 'port'"
+            + " appears twice",
+        error("port: 1\nport: 2\n"));
+    assertTrue(error("- port\n").endsWith(": expected a mapping of key: value"), error("- port\n"));
   }
 
   @Test
   void missingFile_namesThePath() {
     Path f = dir.resolve("none.yaml");
-    assertEquals("config file " + f + ": no such file", assertThrows(ConfigException.class,
-        () -> ConfigValues.builder(SCHEMA).file(f)).getMessage());
+    assertEquals(
+        "config file " + f + ": no such file",
+        assertThrows(ConfigException.class, () -> ConfigValues.builder(SCHEMA).file(f))
+            .getMessage());
   }
 
   @Test
@@ -158,8 +178,9 @@ class ConfigValuesTest {
 
   @Test
   void schema_refusesADefaultThatBreaksItsRule() {
-    assertThrows(IllegalStateException.class, () -> ConfigSchema.of("bad",
-        Setting.integer("rawPoints", 0, "Points.").atLeast(1)));
+    assertThrows(
+        IllegalStateException.class,
+        () -> ConfigSchema.of("bad", Setting.integer("rawPoints", 0, "Points.").atLeast(1)));
   }
 
   @Test

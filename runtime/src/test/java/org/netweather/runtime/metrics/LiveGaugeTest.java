@@ -19,14 +19,20 @@ class LiveGaugeTest {
 
     assertEquals(7, MetricValues.of(registry, "netweather_test_series", "daemon", "memory"));
     first.set(5);
-    assertEquals(9, MetricValues.of(registry, "netweather_test_series", "daemon", "memory"),
+    assertEquals(
+        9,
+        MetricValues.of(registry, "netweather_test_series", "daemon", "memory"),
         "read when scraped, not when added");
     b.close();
     assertEquals(5, MetricValues.of(registry, "netweather_test_series", "daemon", "memory"));
     a.close();
     c.close();
-    assertEquals(0, registry.scrape().stream()
-        .filter(m -> m.getMetadata().getName().equals("netweather_test_series"))
-        .mapToInt(m -> m.getDataPoints().size()).sum(), "no samples for stopped daemons");
+    assertEquals(
+        0,
+        registry.scrape().stream()
+            .filter(m -> m.getMetadata().getName().equals("netweather_test_series"))
+            .mapToInt(m -> m.getDataPoints().size())
+            .sum(),
+        "no samples for stopped daemons");
   }
 }

@@ -17,25 +17,35 @@ class MetricsEndpointTest {
   @Test
   void servesTheRegistryInTheTextFormat() throws Exception {
     PrometheusRegistry registry = new PrometheusRegistry();
-    Counter appended = Counter.builder().name("netweather_test_appended")
-        .help("Measurements appended").labelNames("daemon").register(registry);
+    Counter appended =
+        Counter.builder()
+            .name("netweather_test_appended")
+            .help("Measurements appended")
+            .labelNames("daemon")
+            .register(registry);
     appended.labelValues("memory").inc(42);
     try (MetricsEndpoint endpoint = MetricsEndpoint.start(0, registry)) {
-      HttpResponse<String> r = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoint.port() + "/metrics"))
-              .build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + endpoint.port() + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode());
       assertTrue(r.body().contains("# TYPE netweather_test_appended_total counter"), r.body());
-      assertTrue(r.body().contains("netweather_test_appended_total{daemon=\"memory\"} 42.0"),
-          r.body());
+      assertTrue(
+          r.body().contains("netweather_test_appended_total{daemon=\"memory\"} 42.0"), r.body());
     }
   }
 
   @Test
   void portInUse_saysWhichPort() throws Exception {
     try (MetricsEndpoint first = MetricsEndpoint.start(0, new PrometheusRegistry())) {
-      IOException e = assertThrows(IOException.class,
-          () -> MetricsEndpoint.start(first.port(), new PrometheusRegistry()));
+      IOException e =
+          assertThrows(
+              IOException.class,
+              () -> MetricsEndpoint.start(first.port(), new PrometheusRegistry()));
       assertTrue(e.getMessage().endsWith(":" + first.port()), e.getMessage());
     }
   }

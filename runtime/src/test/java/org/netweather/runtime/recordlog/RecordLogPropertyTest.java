@@ -10,13 +10,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Recovery keeps exactly the whole records: random records are written, then a copy of the
- * segment file is cut at every byte offset (or has one byte flipped) and opened again.
+ * Recovery keeps exactly the whole records: random records are written, then a copy of the segment
+ * file is cut at every byte offset (or has one byte flipped) and opened again.
  */
 class RecordLogPropertyTest {
   private static final String SEGMENT = "seg-00000000000000000001.log";
@@ -31,10 +31,12 @@ class RecordLogPropertyTest {
     List<byte[]> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       double kind = rnd.nextDouble();
-      int size = kind < 0.15 ? 0
-          : kind < 0.5 ? 1 + rnd.nextInt(20)
-          : kind < 0.85 ? 21 + rnd.nextInt(400)
-          : 600 + rnd.nextInt(1400);
+      int size =
+          kind < 0.15
+              ? 0
+              : kind < 0.5
+                  ? 1 + rnd.nextInt(20)
+                  : kind < 0.85 ? 21 + rnd.nextInt(400) : 600 + rnd.nextInt(1400);
       byte[] b = new byte[size];
       rnd.nextBytes(b);
       out.add(b);
@@ -77,8 +79,8 @@ class RecordLogPropertyTest {
 
   @ParameterizedTest
   @ValueSource(longs = {1, 2})
-  void open_cutAtEveryOffset_keepsExactlyTheWholeRecordsBeforeTheCut_andAppendsAfterThem(
-      long seed) throws IOException {
+  void open_cutAtEveryOffset_keepsExactlyTheWholeRecordsBeforeTheCut_andAppendsAfterThem(long seed)
+      throws IOException {
     Random rnd = new Random(seed);
     List<byte[]> records = randomRecords(rnd, 20);
     byte[] file = written(records);

@@ -34,7 +34,9 @@ class RecordLogTest {
 
   private List<String> segmentFiles() throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("j-")).sorted()
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith("j-"))
+          .sorted()
           .toList();
     }
   }
@@ -46,13 +48,18 @@ class RecordLogTest {
       for (int i = 1; i <= 5; i++) {
         assertEquals(i, log.append(b("rec" + i))); // 11 bytes each: two per segment
       }
-      assertEquals(List.of("j-00000000000000000001.log", "j-00000000000000000003.log",
-          "j-00000000000000000005.log"), segmentFiles());
+      assertEquals(
+          List.of(
+              "j-00000000000000000001.log",
+              "j-00000000000000000003.log",
+              "j-00000000000000000005.log"),
+          segmentFiles());
       assertEquals(List.of("3=rec3", "4=rec4", "5=rec5"), strings(log.read(3)));
     }
     try (RecordLog log = RecordLog.open(dir, small)) {
       assertEquals(6, log.nextNumber());
-      assertEquals(List.of(1L, 3L, 5L),
+      assertEquals(
+          List.of(1L, 3L, 5L),
           log.segments().stream().map(RecordLog.SegmentInfo::firstNumber).toList());
       assertEquals(5, strings(log.read(1)).size());
     }
@@ -149,8 +156,9 @@ class RecordLogTest {
       file.append(b("three"));
     }
     try (RecordFile file = RecordFile.open(f, SyncPolicy.ALWAYS)) {
-      assertEquals(List.of("one", "two", "three"), file.records().stream()
-          .map(x -> new String(x, StandardCharsets.UTF_8)).toList());
+      assertEquals(
+          List.of("one", "two", "three"),
+          file.records().stream().map(x -> new String(x, StandardCharsets.UTF_8)).toList());
     }
   }
 }

@@ -14,7 +14,10 @@ package org.netweather.scheduler.cluster;
  * </pre>
  */
 public enum BroadcastAlgorithm {
-  LINEAR, PIPELINE, BINARY, BINOMIAL;
+  LINEAR,
+  PIPELINE,
+  BINARY,
+  BINOMIAL;
 
   /** The largest segment count tried; beyond it segments are a few bytes. */
   static final int MAX_SEGMENTS = 1 << 16;
@@ -37,8 +40,8 @@ public enum BroadcastAlgorithm {
       return new Plan(this, 0, 1);
     }
     double l = model.latency();
-    int up = 32 - Integer.numberOfLeadingZeros(p - 1);  // ⌈log₂P⌉
-    int down = 31 - Integer.numberOfLeadingZeros(p);    // ⌊log₂P⌋
+    int up = 32 - Integer.numberOfLeadingZeros(p - 1); // ⌈log₂P⌉
+    int down = 31 - Integer.numberOfLeadingZeros(p); // ⌊log₂P⌋
     return switch (this) {
       case LINEAR -> new Plan(this, l + (p - 1) * model.gap(m), 1);
       case BINARY -> new Plan(this, up * (2 * model.gap(m) + l), 1);

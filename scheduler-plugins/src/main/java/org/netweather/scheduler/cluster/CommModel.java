@@ -1,12 +1,12 @@
 package org.netweather.scheduler.cluster;
 
 /**
- * A point-to-point cost model reduced to the two terms the broadcast formulas use: the latency
- * L and the gap g(m) between consecutive sends of m bytes from one sender.
+ * A point-to-point cost model reduced to the two terms the broadcast formulas use: the latency L
+ * and the gap g(m) between consecutive sends of m bytes from one sender.
  *
- * <p>Times and sizes are in whatever consistent units the caller picks (the tests use µs and
- * bytes, the CLI seconds and bytes). Each model says how its own parameters map onto L and g:
- * this is the paper's "can be easily adapted to other models" (Table 3), made explicit.
+ * <p>Times and sizes are in whatever consistent units the caller picks (the tests use µs and bytes,
+ * the CLI seconds and bytes). Each model says how its own parameters map onto L and g: this is the
+ * paper's "can be easily adapted to other models" (Table 3), made explicit.
  */
 public interface CommModel {
   /** Short name for reports: Hockney, LogP, LogGP, pLogP. */
@@ -24,8 +24,8 @@ public interface CommModel {
   }
 
   /**
-   * LogP (Culler et al.): fixed-size words of {@code wordBytes}; an m-byte message is
-   * ⌈m/w⌉ words, each costing max(g, o) at the sender; L includes both overheads o.
+   * LogP (Culler et al.): fixed-size words of {@code wordBytes}; an m-byte message is ⌈m/w⌉ words,
+   * each costing max(g, o) at the sender; L includes both overheads o.
    */
   static CommModel logP(double l, double o, double g, double wordBytes) {
     return new CommModel() {

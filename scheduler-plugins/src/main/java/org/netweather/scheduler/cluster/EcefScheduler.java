@@ -28,7 +28,10 @@ public final class EcefScheduler {
   private EcefScheduler() {}
 
   /** Which key to minimise. */
-  public enum Variant { ECEF, ECEF_LAT }
+  public enum Variant {
+    ECEF,
+    ECEF_LAT
+  }
 
   /** One inter-cluster send, times from the start of the broadcast. */
   public record Transfer(int sender, int receiver, double start, double arrival) {}
@@ -37,8 +40,13 @@ public final class EcefScheduler {
    * The schedule: sends in order, each cluster's arrival time and final ready time, the latest
    * arrival (the inter-cluster makespan) and the makespan including intra-cluster broadcasts.
    */
-  public record Schedule(Variant variant, List<Transfer> transfers, double[] arrival,
-      double[] ready, double interMakespan, double makespan) {}
+  public record Schedule(
+      Variant variant,
+      List<Transfer> transfers,
+      double[] arrival,
+      double[] ready,
+      double interMakespan,
+      double makespan) {}
 
   /**
    * Schedules the broadcast between cluster coordinators, starting at {@code root}.
@@ -47,8 +55,8 @@ public final class EcefScheduler {
    * @param gap g_ij(m) between coordinators for this message
    * @param intra T_j, each cluster's intra-cluster broadcast time
    */
-  public static Schedule schedule(int root, double[][] latency, double[][] gap, double[] intra,
-      Variant variant) {
+  public static Schedule schedule(
+      int root, double[][] latency, double[][] gap, double[] intra, Variant variant) {
     int n = latency.length;
     double[] rt = new double[n];
     double[] arrival = new double[n];
@@ -67,8 +75,8 @@ public final class EcefScheduler {
           if (inA[j]) {
             continue;
           }
-          double key = rt[i] + gap[i][j] + latency[i][j]
-              + (variant == Variant.ECEF_LAT ? intra[j] : 0);
+          double key =
+              rt[i] + gap[i][j] + latency[i][j] + (variant == Variant.ECEF_LAT ? intra[j] : 0);
           if (key < bestKey) {
             bestKey = key;
             bi = i;

@@ -21,8 +21,8 @@ public final class HierarchicalBroadcast {
   private HierarchicalBroadcast() {}
 
   /** The plan: per-cluster choices, the inter-cluster schedule and the predicted makespan. */
-  public record Plan(List<ModelSelector.Choice> perCluster, EcefScheduler.Schedule inter,
-      double makespan) {}
+  public record Plan(
+      List<ModelSelector.Choice> perCluster, EcefScheduler.Schedule inter, double makespan) {}
 
   /**
    * Plans a broadcast of {@code bytes}: a model per cluster, then the schedule between clusters.
@@ -30,8 +30,11 @@ public final class HierarchicalBroadcast {
    * @param selectors one per cluster (its candidate models and measurements)
    * @param measurements per cluster, the experiment base (may be empty lists)
    */
-  public static Plan plan(BroadcastPlatform platform, double bytes,
-      List<ModelSelector> selectors, List<List<ModelSelector.Measurement>> measurements) {
+  public static Plan plan(
+      BroadcastPlatform platform,
+      double bytes,
+      List<ModelSelector> selectors,
+      List<List<ModelSelector.Measurement>> measurements) {
     int n = platform.clusters().size();
     List<ModelSelector.Choice> choices = new ArrayList<>();
     double[] intra = new double[n];
@@ -40,8 +43,12 @@ public final class HierarchicalBroadcast {
       ModelSelector.Choice choice = selectors.get(c).choose(measurements.get(c), p, bytes);
       if (p == 1) {
         // Table 4's single machine: "linear", nothing to send.
-        choice = new ModelSelector.Choice(BroadcastAlgorithm.LINEAR, choice.model(),
-            BroadcastAlgorithm.LINEAR.plan(choice.model(), 1, bytes), Double.NaN);
+        choice =
+            new ModelSelector.Choice(
+                BroadcastAlgorithm.LINEAR,
+                choice.model(),
+                BroadcastAlgorithm.LINEAR.plan(choice.model(), 1, bytes),
+                Double.NaN);
       }
       choices.add(choice);
       intra[c] = choice.plan().time();

@@ -27,8 +27,8 @@ import java.util.Set;
  * measured against the closest neighbour any member has, not against the edge itself.
  * </pre>
  *
- * <p>Cost: O(n² log n) for the sort plus, per merge attempt, O(|X|·|Y|) for the cross maximum
- * (the inside maxima are kept per cluster), which stays well under a second at 1 000 hosts.
+ * <p>Cost: O(n² log n) for the sort plus, per merge attempt, O(|X|·|Y|) for the cross maximum (the
+ * inside maxima are kept per cluster), which stays well under a second at 1 000 hosts.
  */
 public final class LatencyClustering {
   /** The paper's default relative bound. */
@@ -72,8 +72,8 @@ public final class LatencyClustering {
       idx[k] = k;
     }
     // Ties broken by pair order so the result does not depend on the sort's stability.
-    Arrays.sort(idx, Comparator.<Integer>comparingDouble(k -> weight[k])
-        .thenComparingLong(k -> order[k]));
+    Arrays.sort(
+        idx, Comparator.<Integer>comparingDouble(k -> weight[k]).thenComparingLong(k -> order[k]));
 
     int[] owner = new int[n];
     List<List<Integer>> members = new ArrayList<>();
@@ -110,8 +110,8 @@ public final class LatencyClustering {
       if (!fits) {
         rejected.add((long) Math.min(x, y) * n + Math.max(x, y));
       } else {
-        List<Integer> big = members.get(x).size() >= members.get(y).size() ? members.get(x)
-            : members.get(y);
+        List<Integer> big =
+            members.get(x).size() >= members.get(y).size() ? members.get(x) : members.get(y);
         int keep = big == members.get(x) ? x : y;
         int drop = keep == x ? y : x;
         for (int b : members.get(drop)) {

@@ -49,19 +49,26 @@ public final class LatencyMatrixReader {
     }
     int n = hosts.size();
     if (rows.size() - 1 != n) {
-      throw new IllegalArgumentException(source + ": " + n + " host columns but "
-          + (rows.size() - 1) + " rows");
+      throw new IllegalArgumentException(
+          source + ": " + n + " host columns but " + (rows.size() - 1) + " rows");
     }
     double[][] raw = new double[n][n];
     for (int i = 0; i < n; i++) {
       String[] r = rows.get(i + 1);
       if (!r[0].trim().equals(hosts.get(i))) {
-        throw new IllegalArgumentException(source + ": row " + (i + 2) + " is '" + r[0].trim()
-            + "', expected '" + hosts.get(i) + "' (rows and columns must list hosts alike)");
+        throw new IllegalArgumentException(
+            source
+                + ": row "
+                + (i + 2)
+                + " is '"
+                + r[0].trim()
+                + "', expected '"
+                + hosts.get(i)
+                + "' (rows and columns must list hosts alike)");
       }
       if (r.length != n + 1) {
-        throw new IllegalArgumentException(source + ": row " + (i + 2) + " has " + (r.length - 1)
-            + " cells, expected " + n);
+        throw new IllegalArgumentException(
+            source + ": row " + (i + 2) + " has " + (r.length - 1) + " cells, expected " + n);
       }
       for (int j = 0; j < n; j++) {
         String cell = r[j + 1].trim();
@@ -72,8 +79,15 @@ public final class LatencyMatrixReader {
         try {
           raw[i][j] = Double.parseDouble(cell);
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(source + ": row " + (i + 2) + " column " + (j + 2)
-              + ": not a number: '" + cell + "'");
+          throw new IllegalArgumentException(
+              source
+                  + ": row "
+                  + (i + 2)
+                  + " column "
+                  + (j + 2)
+                  + ": not a number: '"
+                  + cell
+                  + "'");
         }
       }
     }

@@ -29,8 +29,8 @@ public final class ModelSelector {
   }
 
   /** A measured broadcast: algorithm, process count, bytes, time. */
-  public record Measurement(BroadcastAlgorithm algorithm, int processes, double bytes,
-      double time) {}
+  public record Measurement(
+      BroadcastAlgorithm algorithm, int processes, double bytes, double time) {}
 
   /** The chosen model per algorithm, with its mean relative error (NaN when unmeasured). */
   public record Fit(CommModel model, double meanRelativeError) {}
@@ -65,7 +65,10 @@ public final class ModelSelector {
   }
 
   /** The outcome for one cluster: algorithm, the model that predicted it, and its plan. */
-  public record Choice(BroadcastAlgorithm algorithm, CommModel model, BroadcastAlgorithm.Plan plan,
+  public record Choice(
+      BroadcastAlgorithm algorithm,
+      CommModel model,
+      BroadcastAlgorithm.Plan plan,
       double meanRelativeError) {}
 
   /** Poly-adapt-2 over the fits of {@link #fit}. */
@@ -74,8 +77,7 @@ public final class ModelSelector {
     for (Map.Entry<BroadcastAlgorithm, Fit> e : fits.entrySet()) {
       BroadcastAlgorithm.Plan plan = e.getKey().plan(e.getValue().model(), processes, bytes);
       if (best == null || plan.time() < best.plan().time()) {
-        best = new Choice(e.getKey(), e.getValue().model(), plan,
-            e.getValue().meanRelativeError());
+        best = new Choice(e.getKey(), e.getValue().model(), plan, e.getValue().meanRelativeError());
       }
     }
     return best;

@@ -5,13 +5,13 @@ import java.util.List;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 
 /**
- * Builds a broadcast platform from a NetWeather snapshot: latency clusters, then pLogP models
- * with L = the one-way latency (half the NWS round trip) and g(m) = g0 + m/bandwidth.
+ * Builds a broadcast platform from a NetWeather snapshot: latency clusters, then pLogP models with
+ * L = the one-way latency (half the NWS round trip) and g(m) = g0 + m/bandwidth.
  *
  * <p>The snapshot carries no pLogP series yet, so g(m) is affine in m with the per-message gap
- * {@code g0} given by the caller (default 10 µs, GigE-like); once the sensor's
- * {@code plogp.g:SRC->DST} series are in snapshots, the measured table replaces it. Inside a
- * cluster the means over its pairs are used; between clusters the coordinators' pair.
+ * {@code g0} given by the caller (default 10 µs, GigE-like); once the sensor's {@code
+ * plogp.g:SRC->DST} series are in snapshots, the measured table replaces it. Inside a cluster the
+ * means over its pairs are used; between clusters the coordinators' pair.
  */
 public final class SnapshotPlatform {
   private SnapshotPlatform() {}
@@ -32,8 +32,8 @@ public final class SnapshotPlatform {
       throw new IllegalArgumentException("--root: host '" + root + "' is not in the snapshot");
     }
     List<List<Integer>> clusters = new ArrayList<>();
-    for (List<Integer> c : LatencyClustering.cluster(
-        LatencyMatrix.of(names, raw, LatencyMatrix.Symmetry.MAX), rho)) {
+    for (List<Integer> c :
+        LatencyClustering.cluster(LatencyMatrix.of(names, raw, LatencyMatrix.Symmetry.MAX), rho)) {
       List<Integer> m = new ArrayList<>(c);
       if (m.remove(Integer.valueOf(r))) {
         m.add(0, r);
@@ -56,8 +56,10 @@ public final class SnapshotPlatform {
           }
         }
       }
-      intra.add(pairs == 0 ? CommModel.pLogP(0, g0, Double.POSITIVE_INFINITY)
-          : CommModel.pLogP(lat / pairs, g0, bw / pairs));
+      intra.add(
+          pairs == 0
+              ? CommModel.pLogP(0, g0, Double.POSITIVE_INFINITY)
+              : CommModel.pLogP(lat / pairs, g0, bw / pairs));
     }
     CommModel[][] inter = new CommModel[clusters.size()][clusters.size()];
     for (int x = 0; x < clusters.size(); x++) {
@@ -68,8 +70,12 @@ public final class SnapshotPlatform {
           double bw = s.bandwidth(a, b);
           double lat = s.latency(a, b);
           if (!(bw > 0) || Double.isNaN(lat)) {
-            throw new IllegalArgumentException("no current latency and bandwidth between "
-                + "coordinators " + names.get(a) + " and " + names.get(b));
+            throw new IllegalArgumentException(
+                "no current latency and bandwidth between "
+                    + "coordinators "
+                    + names.get(a)
+                    + " and "
+                    + names.get(b));
           }
           inter[x][y] = CommModel.pLogP(lat / 2, g0, bw);
         }

@@ -114,9 +114,12 @@ public final class ResourceSnapshot {
     if (Double.isNaN(bandwidth[k]) && Double.isNaN(latency[k])) {
       return Optional.empty();
     }
-    return Optional.of(new LinkResources(hosts.get(src).name(), hosts.get(dst).name(),
-        new Estimate(bandwidth[k], bandwidthError[k], stale.get(2 * k)),
-        new Estimate(latency[k], latencyError[k], stale.get(2 * k + 1))));
+    return Optional.of(
+        new LinkResources(
+            hosts.get(src).name(),
+            hosts.get(dst).name(),
+            new Estimate(bandwidth[k], bandwidthError[k], stale.get(2 * k)),
+            new Estimate(latency[k], latencyError[k], stale.get(2 * k + 1))));
   }
 
   /** A snapshot holding only the hosts at {@code indices}, in that order, with their pairs. */
@@ -136,8 +139,8 @@ public final class ResourceSnapshot {
   }
 
   /**
-   * Collects hosts, then pairs. Hosts must all be added before the first pair, because pair
-   * storage is sized by the host count.
+   * Collects hosts, then pairs. Hosts must all be added before the first pair, because pair storage
+   * is sized by the host count.
    */
   public static final class Builder {
     private final String cluster;

@@ -19,10 +19,10 @@ import org.netweather.api.v1.ClusterSnapshot;
  * Reads a scheduler input file: the proto3 JSON of {@link ClusterSnapshot} (see the package
  * documentation for the layout and units).
  *
- * <p>Unknown fields are rejected, all of them named at once with their paths (for example
- * {@code hosts[1].cpu, pairs[0].bw}), so that a misspelt field is one round trip to fix and never
- * a silently different schedule. The document is first read as a generic JSON tree, checked
- * against the message descriptors, then parsed strictly by {@link JsonFormat}.
+ * <p>Unknown fields are rejected, all of them named at once with their paths (for example {@code
+ * hosts[1].cpu, pairs[0].bw}), so that a misspelt field is one round trip to fix and never a
+ * silently different schedule. The document is first read as a generic JSON tree, checked against
+ * the message descriptors, then parsed strictly by {@link JsonFormat}.
  */
 public final class SnapshotReader {
   private SnapshotReader() {}
@@ -56,10 +56,13 @@ public final class SnapshotReader {
     List<String> unknown = new ArrayList<>();
     unknownFields(tree.build(), ClusterSnapshot.getDescriptor(), "", unknown);
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(source + ": unknown field"
-          + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
-          + " (a scheduler input is the proto3 JSON of netweather.v1.ClusterSnapshot; put "
-          + "application values in a parameters map)");
+      throw new IllegalArgumentException(
+          source
+              + ": unknown field"
+              + (unknown.size() > 1 ? "s " : " ")
+              + String.join(", ", unknown)
+              + " (a scheduler input is the proto3 JSON of netweather.v1.ClusterSnapshot; put "
+              + "application values in a parameters map)");
     }
     ClusterSnapshot.Builder snapshot = ClusterSnapshot.newBuilder();
     try {
@@ -70,8 +73,8 @@ public final class SnapshotReader {
     return snapshot.build();
   }
 
-  private static void unknownFields(Struct object, Descriptor type, String path,
-      List<String> unknown) {
+  private static void unknownFields(
+      Struct object, Descriptor type, String path, List<String> unknown) {
     for (Map.Entry<String, Value> e : object.getFieldsMap().entrySet()) {
       String key = e.getKey();
       FieldDescriptor field = field(type, key);
@@ -84,8 +87,11 @@ public final class SnapshotReader {
           List<Value> items = v.getListValue().getValuesList();
           for (int i = 0; i < items.size(); i++) {
             if (items.get(i).hasStructValue()) {
-              unknownFields(items.get(i).getStructValue(), field.getMessageType(),
-                  at + "[" + i + "]", unknown);
+              unknownFields(
+                  items.get(i).getStructValue(),
+                  field.getMessageType(),
+                  at + "[" + i + "]",
+                  unknown);
             }
           }
         } else if (v.hasStructValue()) {

@@ -1,7 +1,7 @@
 /**
  * The resource snapshot every scheduler plugin reads: hosts (CPU availability, free memory,
- * interference rates) and ordered host pairs (bandwidth, latency), each value a forecast with
- * its error, plus the application parameters a scheduler input carries beside them.
+ * interference rates) and ordered host pairs (bandwidth, latency), each value a forecast with its
+ * error, plus the application parameters a scheduler input carries beside them.
  *
  * <h2>Units</h2>
  *
@@ -18,12 +18,12 @@
  *
  * <h2>The snapshot file</h2>
  *
- * {@link org.netweather.scheduler.frame.SnapshotReader} reads the proto3 JSON of
- * {@code netweather.v1.ClusterSnapshot}, exactly what {@code nws snapshot --json} prints, so a
- * live snapshot can be saved and replayed. Application parameters ride in the two
- * {@code parameters} maps: per host (e.g. {@code secondsPerPoint}) and per snapshot (e.g.
- * {@code size}). Unknown fields are an error that names every one of them, since a misspelt
- * field silently ignored would give a plausible but wrong schedule.
+ * {@link org.netweather.scheduler.frame.SnapshotReader} reads the proto3 JSON of {@code
+ * netweather.v1.ClusterSnapshot}, exactly what {@code nws snapshot --json} prints, so a live
+ * snapshot can be saved and replayed. Application parameters ride in the two {@code parameters}
+ * maps: per host (e.g. {@code secondsPerPoint}) and per snapshot (e.g. {@code size}). Unknown
+ * fields are an error that names every one of them, since a misspelt field silently ignored would
+ * give a plausible but wrong schedule.
  *
  * <pre>{@code
  * {

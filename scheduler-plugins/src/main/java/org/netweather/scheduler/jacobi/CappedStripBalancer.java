@@ -3,17 +3,16 @@ package org.netweather.scheduler.jacobi;
 import java.util.Arrays;
 
 /**
- * The fastest split when strips may not exceed their hosts' memory: min T subject to
- * {@code A_i·P_i + C_i ≤ T}, {@code 0 ≤ A_i ≤ cap_i}, {@code Σ A_i = N²}.
+ * The fastest split when strips may not exceed their hosts' memory: min T subject to {@code A_i·P_i
+ * + C_i ≤ T}, {@code 0 ≤ A_i ≤ cap_i}, {@code Σ A_i = N²}.
  *
  * <p>This is water-filling (docs/schedulers/jacobi.md, "Beyond the paper"): at time T host i can
- * take
- * {@code A_i(T) = clamp((T − C_i)/P_i, 0, cap_i)} points, a non-decreasing piecewise-linear
- * function with breakpoints where a host starts ({@code T = C_i}) and where it fills up
- * ({@code T = C_i + P_i·cap_i}). Sweeping the sorted breakpoints finds the T at which the sum
- * reaches N² exactly, in O(k log k), with no bisection tolerance to choose. Unlike the paper's
- * closed form plus filter F2, a host that would overflow is filled to its cap and the rest is
- * shared by the others, which removes the dead end of case J7.
+ * take {@code A_i(T) = clamp((T − C_i)/P_i, 0, cap_i)} points, a non-decreasing piecewise-linear
+ * function with breakpoints where a host starts ({@code T = C_i}) and where it fills up ({@code T =
+ * C_i + P_i·cap_i}). Sweeping the sorted breakpoints finds the T at which the sum reaches N²
+ * exactly, in O(k log k), with no bisection tolerance to choose. Unlike the paper's closed form
+ * plus filter F2, a host that would overflow is filled to its cap and the rest is shared by the
+ * others, which removes the dead end of case J7.
  */
 public final class CappedStripBalancer {
   private CappedStripBalancer() {}

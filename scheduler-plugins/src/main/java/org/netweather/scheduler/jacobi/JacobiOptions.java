@@ -11,14 +11,19 @@ package org.netweather.scheduler.jacobi;
  *     forecasts themselves
  * @param distance the logical distance
  */
-public record JacobiOptions(String locus, HostChain.Ordering ordering, Solver solver,
-    double maxDistance, double errorMargin, DistanceFunction distance) {
+public record JacobiOptions(
+    String locus,
+    HostChain.Ordering ordering,
+    Solver solver,
+    double maxDistance,
+    double errorMargin,
+    DistanceFunction distance) {
 
   /** How strip areas are found for a candidate list. */
   public enum Solver {
     /**
-     * The paper as written: closed-form balance, reject the candidate if any area is negative
-     * (F1) or any strip overflows its host's memory (F2).
+     * The paper as written: closed-form balance, reject the candidate if any area is negative (F1)
+     * or any strip overflows its host's memory (F2).
      */
     APPLES,
     /**
@@ -43,8 +48,13 @@ public record JacobiOptions(String locus, HostChain.Ordering ordering, Solver so
 
   /** Chaining, memory-capped, fastest host as locus, no distance limit, no error margin. */
   public static JacobiOptions defaults() {
-    return new JacobiOptions(null, HostChain.Ordering.CHAIN, Solver.MEMORY_CAPPED,
-        Double.POSITIVE_INFINITY, 0, DistanceFunction.LOGICAL);
+    return new JacobiOptions(
+        null,
+        HostChain.Ordering.CHAIN,
+        Solver.MEMORY_CAPPED,
+        Double.POSITIVE_INFINITY,
+        0,
+        DistanceFunction.LOGICAL);
   }
 
   public JacobiOptions withLocus(String host) {

@@ -34,13 +34,14 @@ public record JacobiProblem(int size, double bytesPerElement, double bytesPerPoi
   public static JacobiProblem from(ResourceSnapshot snapshot, Integer size) {
     double n = size != null ? size : snapshot.parameter("size", Double.NaN);
     if (Double.isNaN(n)) {
-      throw new IllegalArgumentException("no problem size: give --size or a snapshot parameter "
-          + "'size'");
+      throw new IllegalArgumentException(
+          "no problem size: give --size or a snapshot parameter " + "'size'");
     }
     if (n != Math.rint(n) || n > 1_000_000_000) {
       throw new IllegalArgumentException("size: " + n + " is not a whole number of points");
     }
-    return new JacobiProblem((int) n,
+    return new JacobiProblem(
+        (int) n,
         snapshot.parameter("bytesPerElement", DEFAULT_BYTES_PER_ELEMENT),
         snapshot.parameter("bytesPerPoint", DEFAULT_BYTES_PER_POINT));
   }

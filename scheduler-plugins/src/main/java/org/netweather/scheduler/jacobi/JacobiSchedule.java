@@ -17,9 +17,17 @@ import java.util.Map;
  * @param candidates every candidate tried, in order
  * @param excluded hosts left out before selection, with the reason
  */
-public record JacobiSchedule(int size, List<String> hosts, List<Integer> widths,
-    List<Double> stripSeconds, double predictedSeconds, double balancedSeconds, String locus,
-    List<String> list, List<Candidate> candidates, Map<String, String> excluded) {
+public record JacobiSchedule(
+    int size,
+    List<String> hosts,
+    List<Integer> widths,
+    List<Double> stripSeconds,
+    double predictedSeconds,
+    double balancedSeconds,
+    String locus,
+    List<String> list,
+    List<Candidate> candidates,
+    Map<String, String> excluded) {
 
   public JacobiSchedule {
     hosts = List.copyOf(hosts);
@@ -43,8 +51,8 @@ public record JacobiSchedule(int size, List<String> hosts, List<Integer> widths,
    * @param predictedSeconds slowest strip after rounding; NaN when rejected
    * @param verdict "ok", "ok (...)" or why it was rejected
    */
-  public record Candidate(int k, List<String> hosts, double balancedSeconds,
-      double predictedSeconds, String verdict) {
+  public record Candidate(
+      int k, List<String> hosts, double balancedSeconds, double predictedSeconds, String verdict) {
     public boolean accepted() {
       return !Double.isNaN(predictedSeconds);
     }

@@ -16,26 +16,25 @@ import org.netweather.scheduler.jacobi.StripBalancer.Balance;
  *
  * <p>Berman, Wolski, Figueira, Schopf, Shao, SC'96, "AppLeS Jacobi2D" (reconstructed in
  * docs/schedulers/jacobi.md): start the list at a locus (the fastest host unless pinned), extend it
- * by
- * logical distance ({@link HostChain}), and for k = 1..|list| balance the first k hosts so every
- * strip takes the same time (eq. 1–3, {@link StripBalancer}), reject the split if a strip's area
- * is negative (F1: its communication alone exceeds T) or does not fit in its host's free memory
- * (F2), and keep the fastest survivor. Widths are whole columns ({@link StripRounder}) and the
- * prediction is the slowest strip after rounding.
+ * by logical distance ({@link HostChain}), and for k = 1..|list| balance the first k hosts so every
+ * strip takes the same time (eq. 1–3, {@link StripBalancer}), reject the split if a strip's area is
+ * negative (F1: its communication alone exceeds T) or does not fit in its host's free memory (F2),
+ * and keep the fastest survivor. Widths are whole columns ({@link StripRounder}) and the prediction
+ * is the slowest strip after rounding.
  *
  * <p>With {@link JacobiOptions.Solver#MEMORY_CAPPED} (the default) a candidate failing either
  * filter is solved again under the memory caps ({@link CappedStripBalancer},
- * docs/schedulers/jacobi.md, "Beyond the paper"):
- * negative and overflowing strips are clamped, strips that come out empty are dropped and the
- * rest re-chained, since an empty strip cannot relay borders. This finds the schedule of case J7
- * at N = 6000 where the paper finds none. A candidate whose uncapped time (a lower bound on its
- * capped time) already exceeds the best found is not solved again.
+ * docs/schedulers/jacobi.md, "Beyond the paper"): negative and overflowing strips are clamped,
+ * strips that come out empty are dropped and the rest re-chained, since an empty strip cannot relay
+ * borders. This finds the schedule of case J7 at N = 6000 where the paper finds none. A candidate
+ * whose uncapped time (a lower bound on its capped time) already exceeds the best found is not
+ * solved again.
  *
- * <p>Cost: O(n²) distance evaluations to build the list; then the closed-form time of every
- * prefix in O(1) each, and full evaluation (areas, filters, rounding: O(k log k)) only of the
- * prefixes whose closed-form time, a lower bound, is below the best prediction so far, in
- * increasing order of that bound. Lists of up to {@value #FULL_TABLE} hosts have every
- * candidate evaluated, for the report. A 1 000-host snapshot takes tens of milliseconds.
+ * <p>Cost: O(n²) distance evaluations to build the list; then the closed-form time of every prefix
+ * in O(1) each, and full evaluation (areas, filters, rounding: O(k log k)) only of the prefixes
+ * whose closed-form time, a lower bound, is below the best prediction so far, in increasing order
+ * of that bound. Lists of up to {@value #FULL_TABLE} hosts have every candidate evaluated, for the
+ * report. A 1 000-host snapshot takes tens of milliseconds.
  */
 public final class JacobiScheduler {
   /** Lists up to this long get every candidate evaluated for the report, winning or not. */
@@ -43,17 +42,27 @@ public final class JacobiScheduler {
 
   private JacobiScheduler() {}
 
-  public static JacobiSchedule schedule(ResourceSnapshot snapshot, JacobiProblem problem,
-      JacobiOptions options) {
+  public static JacobiSchedule schedule(
+      ResourceSnapshot snapshot, JacobiProblem problem, JacobiOptions options) {
     StripModel model = new StripModel(snapshot, problem, options.errorMargin());
     int[] usable = IntStream.range(0, snapshot.size()).filter(model::usable).toArray();
     if (usable.length == 0) {
-      return new JacobiSchedule(problem.size(), List.of(), List.of(), List.of(), Double.NaN,
-          Double.NaN, null, List.of(), List.of(), model.excluded());
+      return new JacobiSchedule(
+          problem.size(),
+          List.of(),
+          List.of(),
+          List.of(),
+          Double.NaN,
+          Double.NaN,
+          null,
+          List.of(),
+          List.of(),
+          model.excluded());
     }
     int locus = locus(model, usable, options.locus());
-    int[] list = HostChain.order(model, usable, locus, options.ordering(), options.distance(),
-        options.maxDistance());
+    int[] list =
+        HostChain.order(
+            model, usable, locus, options.ordering(), options.distance(), options.maxDistance());
     double[] links = new double[Math.max(0, list.length - 1)];
     int firstGap = list.length; // first p whose link p→p+1 has no bandwidth forecast
     for (int p = 0; p + 1 < list.length; p++) {
@@ -79,8 +88,10 @@ public final class JacobiScheduler {
         break;
       }
       plans[k] = evaluate(model, Arrays.copyOf(list, k), comm(links, k), locus, options, best);
-      if (plans[k].accepted() && (best == null || plans[k].predicted < best.predicted
-          || (plans[k].predicted == best.predicted && k < best.set.length))) {
+      if (plans[k].accepted()
+          && (best == null
+              || plans[k].predicted < best.predicted
+              || (plans[k].predicted == best.predicted && k < best.set.length))) {
         best = plans[k];
       }
     }
@@ -88,21 +99,45 @@ public final class JacobiScheduler {
     for (int k = 1; k <= list.length; k++) {
       Plan plan = plans[k];
       if (plan == null && k - 1 > firstGap) {
-        plan = Plan.rejected(Arrays.copyOf(list, k), Double.NaN, "no bandwidth forecast between "
-            + model.name(list[firstGap]) + " and " + model.name(list[firstGap + 1]));
+        plan =
+            Plan.rejected(
+                Arrays.copyOf(list, k),
+                Double.NaN,
+                "no bandwidth forecast between "
+                    + model.name(list[firstGap])
+                    + " and "
+                    + model.name(list[firstGap + 1]));
       } else if (plan == null && list.length <= FULL_TABLE) {
         plan = evaluate(model, Arrays.copyOf(list, k), comm(links, k), locus, options, best);
       }
-      candidates.add(plan == null
-          ? new Candidate(k, names.subList(0, k), bound[k], Double.NaN,
-              "not evaluated: cannot beat " + seconds(best.predicted))
-          // Same length means the prefix itself: the set only changes by dropping hosts.
-          : new Candidate(k, plan.set.length == k ? names.subList(0, k) : names(model, plan.set),
-              plan.balanced, plan.predicted, plan.verdict));
+      candidates.add(
+          plan == null
+              ? new Candidate(
+                  k,
+                  names.subList(0, k),
+                  bound[k],
+                  Double.NaN,
+                  "not evaluated: cannot beat " + seconds(best.predicted))
+              // Same length means the prefix itself: the set only changes by dropping hosts.
+              : new Candidate(
+                  k,
+                  plan.set.length == k ? names.subList(0, k) : names(model, plan.set),
+                  plan.balanced,
+                  plan.predicted,
+                  plan.verdict));
     }
     if (best == null) {
-      return new JacobiSchedule(problem.size(), List.of(), List.of(), List.of(), Double.NaN,
-          Double.NaN, model.name(locus), names, candidates, model.excluded());
+      return new JacobiSchedule(
+          problem.size(),
+          List.of(),
+          List.of(),
+          List.of(),
+          Double.NaN,
+          Double.NaN,
+          model.name(locus),
+          names,
+          candidates,
+          model.excluded());
     }
     List<Integer> widths = new ArrayList<>();
     List<Double> seconds = new ArrayList<>();
@@ -110,14 +145,23 @@ public final class JacobiScheduler {
       widths.add(best.widths[i]);
       seconds.add(best.stripSeconds[i]);
     }
-    return new JacobiSchedule(problem.size(), names(model, best.set), widths, seconds,
-        best.predicted, best.balanced, model.name(locus), names, candidates, model.excluded());
+    return new JacobiSchedule(
+        problem.size(),
+        names(model, best.set),
+        widths,
+        seconds,
+        best.predicted,
+        best.balanced,
+        model.name(locus),
+        names,
+        candidates,
+        model.excluded());
   }
 
   /**
    * The closed-form time of every prefix, in O(1) each: a lower bound on what that prefix can
-   * achieve with rounding or memory caps. C_i changes only while i is the tail, so the sums
-   * over the settled strips are kept and the tail's term added. Index k is the k-host prefix.
+   * achieve with rounding or memory caps. C_i changes only while i is the tail, so the sums over
+   * the settled strips are kept and the tail's term added. Index k is the k-host prefix.
    */
   private static double[] prefixBounds(StripModel model, int[] list, double[] links) {
     double area = model.problem().area();
@@ -159,14 +203,14 @@ public final class JacobiScheduler {
       throw new IllegalArgumentException("locus: no host '" + pinned + "' in the snapshot");
     }
     if (!model.usable(i)) {
-      throw new IllegalArgumentException("locus: host '" + pinned + "' cannot be used ("
-          + model.excluded().get(pinned) + ")");
+      throw new IllegalArgumentException(
+          "locus: host '" + pinned + "' cannot be used (" + model.excluded().get(pinned) + ")");
     }
     return i;
   }
 
-  private static Plan evaluate(StripModel model, int[] set, double[] c, int locus,
-      JacobiOptions options, Plan best) {
+  private static Plan evaluate(
+      StripModel model, int[] set, double[] c, int locus, JacobiOptions options, Plan best) {
     JacobiProblem problem = model.problem();
     double[] p = model.pointSeconds(set);
     double[] cap = model.capPoints(set);
@@ -180,40 +224,53 @@ public final class JacobiScheduler {
       if (w != null && Arrays.stream(w).allMatch(x -> x > 0)) {
         return Plan.accepted(set, w, p, c, problem, b.seconds(), "ok");
       }
-      violation = w == null ? "no whole-column split fits in memory"
-          : "rounds to an empty strip at " + model.name(set[indexOfZero(w)]);
+      violation =
+          w == null
+              ? "no whole-column split fits in memory"
+              : "rounds to an empty strip at " + model.name(set[indexOfZero(w)]);
     }
     if (options.solver() == JacobiOptions.Solver.APPLES) {
       return Plan.rejected(set, b.seconds(), violation);
     }
     if (best != null && b.seconds() >= best.predicted) {
-      return Plan.rejected(set, b.seconds(), violation + "; capped cannot beat "
-          + seconds(best.predicted));
+      return Plan.rejected(
+          set, b.seconds(), violation + "; capped cannot beat " + seconds(best.predicted));
     }
     return capped(model, set, p, c, locus, options, b.seconds());
   }
 
-  private static Plan capped(StripModel model, int[] set, double[] p, double[] c, int locus,
-      JacobiOptions options, double uncapped) {
+  private static Plan capped(
+      StripModel model,
+      int[] set,
+      double[] p,
+      double[] c,
+      int locus,
+      JacobiOptions options,
+      double uncapped) {
     JacobiProblem problem = model.problem();
     List<String> dropped = new ArrayList<>();
     while (true) {
       double[] cap = model.capPoints(set);
       Balance b = CappedStripBalancer.balance(p, c, cap, problem.area());
       if (b == null) {
-        double mib = Arrays.stream(cap).sum() * problem.bytesPerPoint()
-            / SnapshotConverter.BYTES_PER_MIB;
-        return Plan.rejected(set, uncapped, String.format(Locale.ROOT,
-            "grid needs %.1f MiB, hosts hold %.1f MiB (F2)",
-            problem.area() * problem.bytesPerPoint() / SnapshotConverter.BYTES_PER_MIB, mib));
+        double mib =
+            Arrays.stream(cap).sum() * problem.bytesPerPoint() / SnapshotConverter.BYTES_PER_MIB;
+        return Plan.rejected(
+            set,
+            uncapped,
+            String.format(
+                Locale.ROOT,
+                "grid needs %.1f MiB, hosts hold %.1f MiB (F2)",
+                problem.area() * problem.bytesPerPoint() / SnapshotConverter.BYTES_PER_MIB,
+                mib));
       }
       int[] w = StripRounder.round(b.areas(), problem.size(), cap, p, c);
       if (w == null) {
         return Plan.rejected(set, uncapped, "no whole-column split fits in memory");
       }
       int[] current = set;
-      int[] kept = IntStream.range(0, set.length).filter(i -> w[i] > 0).map(i -> current[i])
-          .toArray();
+      int[] kept =
+          IntStream.range(0, set.length).filter(i -> w[i] > 0).map(i -> current[i]).toArray();
       if (kept.length == set.length) {
         List<String> full = new ArrayList<>();
         for (int i = 0; i < set.length; i++) {
@@ -221,9 +278,11 @@ public final class JacobiScheduler {
             full.add(model.name(set[i]));
           }
         }
-        String how = "ok (memory-capped" + (full.isEmpty() ? "" : "; full: "
-            + String.join(", ", full)) + (dropped.isEmpty() ? "" : "; dropped empty strips: "
-            + String.join(", ", dropped)) + ")";
+        String how =
+            "ok (memory-capped"
+                + (full.isEmpty() ? "" : "; full: " + String.join(", ", full))
+                + (dropped.isEmpty() ? "" : "; dropped empty strips: " + String.join(", ", dropped))
+                + ")";
         return Plan.accepted(set, w, p, c, problem, b.seconds(), how);
       }
       for (int i = 0; i < set.length; i++) {
@@ -232,13 +291,14 @@ public final class JacobiScheduler {
         }
       }
       // Re-chain what is left: the dropped hosts' neighbours now exchange borders directly.
-      int start = Arrays.stream(kept).anyMatch(x -> x == locus) ? locus
-          : HostChain.fastest(model, kept);
-      int[] next = HostChain.order(model, kept, start, options.ordering(), options.distance(),
-          Double.POSITIVE_INFINITY);
+      int start =
+          Arrays.stream(kept).anyMatch(x -> x == locus) ? locus : HostChain.fastest(model, kept);
+      int[] next =
+          HostChain.order(
+              model, kept, start, options.ordering(), options.distance(), Double.POSITIVE_INFINITY);
       if (next.length < kept.length) {
-        return Plan.rejected(set, uncapped, "dropping " + String.join(", ", dropped)
-            + " leaves hosts unreachable");
+        return Plan.rejected(
+            set, uncapped, "dropping " + String.join(", ", dropped) + " leaves hosts unreachable");
       }
       set = next;
       p = model.pointSeconds(set);
@@ -253,7 +313,9 @@ public final class JacobiScheduler {
   private static String unreachable(StripModel model, int[] set) {
     for (int i = 0; i + 1 < set.length; i++) {
       if (Double.isInfinite(model.borderSeconds(set[i], set[i + 1]))) {
-        return "no bandwidth forecast between " + model.name(set[i]) + " and "
+        return "no bandwidth forecast between "
+            + model.name(set[i])
+            + " and "
             + model.name(set[i + 1]);
       }
     }
@@ -263,8 +325,8 @@ public final class JacobiScheduler {
   private static String firstNegative(StripModel model, int[] set, Balance b) {
     for (int i = 0; i < set.length; i++) {
       if (b.areas()[i] < 0) {
-        return String.format(Locale.ROOT, "negative area at %s: %.0f points (F1)",
-            model.name(set[i]), b.areas()[i]);
+        return String.format(
+            Locale.ROOT, "negative area at %s: %.0f points (F1)", model.name(set[i]), b.areas()[i]);
       }
     }
     return null;
@@ -274,8 +336,11 @@ public final class JacobiScheduler {
     for (int i = 0; i < set.length; i++) {
       if (b.areas()[i] > model.capPoints(set[i])) {
         double bpp = model.problem().bytesPerPoint();
-        return String.format(Locale.ROOT, "%s needs %.1f MiB, has %.1f MiB (F2)",
-            model.name(set[i]), b.areas()[i] * bpp / SnapshotConverter.BYTES_PER_MIB,
+        return String.format(
+            Locale.ROOT,
+            "%s needs %.1f MiB, has %.1f MiB (F2)",
+            model.name(set[i]),
+            b.areas()[i] * bpp / SnapshotConverter.BYTES_PER_MIB,
             model.capPoints(set[i]) * bpp / SnapshotConverter.BYTES_PER_MIB);
       }
     }
@@ -312,8 +377,13 @@ public final class JacobiScheduler {
     final double predicted;
     final String verdict;
 
-    private Plan(int[] set, int[] widths, double[] stripSeconds, double balanced,
-        double predicted, String verdict) {
+    private Plan(
+        int[] set,
+        int[] widths,
+        double[] stripSeconds,
+        double balanced,
+        double predicted,
+        String verdict) {
       this.set = set;
       this.widths = widths;
       this.stripSeconds = stripSeconds;
@@ -322,8 +392,14 @@ public final class JacobiScheduler {
       this.verdict = verdict;
     }
 
-    static Plan accepted(int[] set, int[] w, double[] p, double[] c, JacobiProblem problem,
-        double balanced, String verdict) {
+    static Plan accepted(
+        int[] set,
+        int[] w,
+        double[] p,
+        double[] c,
+        JacobiProblem problem,
+        double balanced,
+        String verdict) {
       double[] t = new double[set.length];
       double max = 0;
       for (int i = 0; i < set.length; i++) {

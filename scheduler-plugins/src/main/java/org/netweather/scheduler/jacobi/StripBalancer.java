@@ -8,10 +8,10 @@ package org.netweather.scheduler.jacobi;
  *   ⇒ T = (N² + Σ C_i/P_i) / Σ 1/P_i,   A_i = (T − C_i) / P_i
  * </pre>
  *
- * Berman et al., SC'96 ("time balancing") solves the same linear system by Gaussian
- * elimination; the closed form (docs/schedulers/jacobi.md, "Model") is O(k) and exact. Areas may
- * come out negative when a strip's communication alone exceeds T: that is filter F1's business,
- * not this class's.
+ * Berman et al., SC'96 ("time balancing") solves the same linear system by Gaussian elimination;
+ * the closed form (docs/schedulers/jacobi.md, "Model") is O(k) and exact. Areas may come out
+ * negative when a strip's communication alone exceeds T: that is filter F1's business, not this
+ * class's.
  */
 public final class StripBalancer {
   private StripBalancer() {}

@@ -6,8 +6,8 @@ import org.netweather.scheduler.frame.HostResources;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 
 /**
- * Per-host costs of the AppLeS strip model: the forecast time to update one point and to
- * exchange borders with a neighbour, and the memory cap, all from one snapshot.
+ * Per-host costs of the AppLeS strip model: the forecast time to update one point and to exchange
+ * borders with a neighbour, and the memory cap, all from one snapshot.
  *
  * <pre>
  *   P_i = secondsPerPoint_i / avail_i · (1 + z · mae_i / avail_i)     time per point
@@ -17,9 +17,9 @@ import org.netweather.scheduler.frame.ResourceSnapshot;
  *
  * z is the error margin of the robust mode (0: plan on the forecast itself). Latency is charged
  * when the snapshot has it, half a round trip per message; the paper's model has bandwidth only,
- * and with latency missing the two agree. A host without a usable CPU forecast or
- * {@code secondsPerPoint} is excluded, with the reason kept for the report; a host without a
- * memory forecast is not capped.
+ * and with latency missing the two agree. A host without a usable CPU forecast or {@code
+ * secondsPerPoint} is excluded, with the reason kept for the report; a host without a memory
+ * forecast is not capped.
  */
 public final class StripModel {
   private final ResourceSnapshot snapshot;
@@ -90,8 +90,8 @@ public final class StripModel {
   }
 
   /**
-   * Seconds for i and j to send each other one element: c(i,j) of the logical distance.
-   * Infinite when either direction has no bandwidth forecast.
+   * Seconds for i and j to send each other one element: c(i,j) of the logical distance. Infinite
+   * when either direction has no bandwidth forecast.
    */
   public double elementExchangeSeconds(int i, int j) {
     double e = problem.bytesPerElement();
@@ -101,8 +101,8 @@ public final class StripModel {
   /** Seconds for i and j to exchange one border (N elements each way) per iteration. */
   public double borderSeconds(int i, int j) {
     double bytes = problem.size() * problem.bytesPerElement();
-    double cost = transfer(bytes, snapshot.bandwidth(i, j))
-        + transfer(bytes, snapshot.bandwidth(j, i));
+    double cost =
+        transfer(bytes, snapshot.bandwidth(i, j)) + transfer(bytes, snapshot.bandwidth(j, i));
     double rttIj = snapshot.latency(i, j);
     double rttJi = snapshot.latency(j, i);
     if (!Double.isNaN(rttIj) || !Double.isNaN(rttJi)) {

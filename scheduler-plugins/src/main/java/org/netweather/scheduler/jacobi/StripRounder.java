@@ -5,12 +5,11 @@ package org.netweather.scheduler.jacobi;
  * every strip within its host's memory.
  *
  * <p>Berman et al., SC'96 only says "round partitions accordingly"; docs/schedulers/jacobi.md
- * suggests largest
- * remainder. We start from the floors, as largest remainder does, but hand each spare column to
- * the strip whose time {@code N·w_i·P_i + C_i} grows least by taking it. Among all roundings
- * that keep every strip at or above its floor, this greedy minimises the slowest strip (time is
- * increasing in width, so the exchange argument of min-max allocation applies), so it is never
- * worse than largest remainder and sometimes better: in case J7 at N = 6000 largest remainder
+ * suggests largest remainder. We start from the floors, as largest remainder does, but hand each
+ * spare column to the strip whose time {@code N·w_i·P_i + C_i} grows least by taking it. Among all
+ * roundings that keep every strip at or above its floor, this greedy minimises the slowest strip
+ * (time is increasing in width, so the exchange argument of min-max allocation applies), so it is
+ * never worse than largest remainder and sometimes better: in case J7 at N = 6000 largest remainder
  * gives the spare column to a workstation (1.014 s) where a SP node costs less (1.009 s). With
  * equal strip times it gives the column to the fastest host, which is what J1 expects.
  */
@@ -28,8 +27,10 @@ public final class StripRounder {
     long[] maxW = new long[k];
     long sum = 0;
     for (int i = 0; i < k; i++) {
-      maxW[i] = Double.isFinite(capPoints[i])
-          ? Math.min(n, (long) Math.floor(capPoints[i] / n + 1e-9)) : n;
+      maxW[i] =
+          Double.isFinite(capPoints[i])
+              ? Math.min(n, (long) Math.floor(capPoints[i] / n + 1e-9))
+              : n;
       // The tolerance keeps 332.9999999 from losing a column to floating-point noise.
       long f = (long) Math.floor(Math.max(0, areas[i] / n) + 1e-9);
       w[i] = (int) Math.min(f, maxW[i]);
@@ -39,8 +40,9 @@ public final class StripRounder {
     while (sum > n) {
       int slowest = -1;
       for (int i = 0; i < k; i++) {
-        if (w[i] > 0 && (slowest < 0 || time(w[i], n, p[i], c[i])
-            > time(w[slowest], n, p[slowest], c[slowest]))) {
+        if (w[i] > 0
+            && (slowest < 0
+                || time(w[i], n, p[i], c[i]) > time(w[slowest], n, p[slowest], c[slowest]))) {
           slowest = i;
         }
       }

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Places filter copies by balancing production against consumption rates, modelling shared
- * network segments and a per-filter power cap (BFC).
+ * Places filter copies by balancing production against consumption rates, modelling shared network
+ * segments and a per-filter power cap (BFC).
  *
  * <pre>
  * Spencer et al., SC'02, §5 (Figure 8), with docs/schedulers/pipelines.md's settlements:
@@ -45,8 +45,7 @@ public final class BfcScheduler {
     for (int h = 0; h < n; h++) {
       totalPower += topo.speed(h);
     }
-    double totalCompute = pipeline.filters().stream().mapToDouble(f -> f.stats().tCompute())
-        .sum();
+    double totalCompute = pipeline.filters().stream().mapToDouble(f -> f.stats().tCompute()).sum();
     for (Filter f : pipeline.filters()) {
       for (String h : f.pinned()) {
         int k = topo.indexOf(h);
@@ -57,7 +56,7 @@ public final class BfcScheduler {
       }
     }
     List<List<Placement.Copy>> copies = new ArrayList<>();
-    List<double[]> rates = new ArrayList<>();       // per filter, output buffers/s per copy
+    List<double[]> rates = new ArrayList<>(); // per filter, output buffers/s per copy
     List<String> under = new ArrayList<>();
     double[] stageRates = new double[pipeline.size()];
     for (int i = 0; i < pipeline.size(); i++) {
@@ -115,8 +114,11 @@ public final class BfcScheduler {
           p -= bestCr;
         }
         if (mine.isEmpty()) {
-          throw new IllegalArgumentException("filter " + f.name() + ": no host can receive its "
-              + "input (no free host, CPU or bandwidth)");
+          throw new IllegalArgumentException(
+              "filter "
+                  + f.name()
+                  + ": no host can receive its "
+                  + "input (no free host, CPU or bandwidth)");
         }
       }
       double total = inRate.stream().mapToDouble(Double::doubleValue).sum();
@@ -125,11 +127,12 @@ public final class BfcScheduler {
       for (int c = 0; c < mine.size(); c++) {
         out[c] = inRate.get(c) * s.outPerCycle();
         Placement.Copy m = mine.get(c);
-        timed.add(new Placement.Copy(i, m.host(), m.hostName(), 0, 0, 0,
-            total > 0 ? inRate.get(c) / total : 0));
+        timed.add(
+            new Placement.Copy(
+                i, m.host(), m.hostName(), 0, 0, 0, total > 0 ? inRate.get(c) / total : 0));
       }
-      stageRates[i] = total * (i == 0 ? s.outBytesPerBuffer() * s.outPerCycle()
-          : s.inBytesPerBuffer());
+      stageRates[i] =
+          total * (i == 0 ? s.outBytesPerBuffer() * s.outPerCycle() : s.inBytesPerBuffer());
       copies.add(timed);
       rates.add(out);
     }
@@ -137,8 +140,8 @@ public final class BfcScheduler {
   }
 
   /** Remaining bytes/s into h from all producer copies, shared segments counted once. */
-  private static double inflow(Topology topo, List<Placement.Copy> prev, int h,
-      double[][] pair, double[] segment) {
+  private static double inflow(
+      Topology topo, List<Placement.Copy> prev, int h, double[][] pair, double[] segment) {
     double[] seg = segment.clone();
     double sum = 0;
     for (int k = 0; k < prev.size(); k++) {
@@ -156,8 +159,13 @@ public final class BfcScheduler {
   }
 
   /** Takes {@code bytes}/s into h, spread over producers by what each path can still carry. */
-  private static void take(Topology topo, List<Placement.Copy> prev, int h,
-      double bytes, double[][] pair, double[] segment) {
+  private static void take(
+      Topology topo,
+      List<Placement.Copy> prev,
+      int h,
+      double bytes,
+      double[][] pair,
+      double[] segment) {
     double left = bytes;
     for (int k = 0; k < prev.size() && left > 1e-12; k++) {
       int src = prev.get(k).host();
@@ -189,8 +197,11 @@ public final class BfcScheduler {
   }
 
   /** Times from the balanced rates: each stage streams its buffers at its assigned rate. */
-  private static Placement timed(Pipeline pipeline, List<List<Placement.Copy>> copies,
-      double[] stageRates, List<String> under) {
+  private static Placement timed(
+      Pipeline pipeline,
+      List<List<Placement.Copy>> copies,
+      double[] stageRates,
+      List<String> under) {
     List<List<Placement.Copy>> out = new ArrayList<>();
     double start = 0;
     double end = 0;
@@ -202,8 +213,15 @@ public final class BfcScheduler {
       end = Math.max(end, start + duration);
       List<Placement.Copy> timed = new ArrayList<>();
       for (Placement.Copy c : copies.get(i)) {
-        timed.add(new Placement.Copy(i, c.host(), c.hostName(), start, end,
-            start + (end - start) * s.writeFraction(), c.share()));
+        timed.add(
+            new Placement.Copy(
+                i,
+                c.host(),
+                c.hostName(),
+                start,
+                end,
+                start + (end - start) * s.writeFraction(),
+                c.share()));
       }
       out.add(timed);
       start = timed.stream().mapToDouble(Placement.Copy::ewt).min().orElse(start);

@@ -63,8 +63,11 @@ public final class FcpScheduler {
           }
         }
         if (best == null) {
-          throw new IllegalArgumentException("filter " + f.name() + ": no host can run it "
-              + "(no CPU left or no link from its producers)");
+          throw new IllegalArgumentException(
+              "filter "
+                  + f.name()
+                  + ": no host can run it "
+                  + "(no CPU left or no link from its producers)");
         }
         map(best, s, prev, cpuLeft, bwLeft);
         mapped[best.host()]++;
@@ -76,8 +79,8 @@ public final class FcpScheduler {
       double bytes = i == 0 ? s.outBytes() : s.inBytes();
       stageRates[i] = bytes / Math.max(last - first, 1e-12);
     }
-    double end = copies.get(copies.size() - 1).stream().mapToDouble(Placement.Copy::eft).max()
-        .orElse(0);
+    double end =
+        copies.get(copies.size() - 1).stream().mapToDouble(Placement.Copy::eft).max().orElse(0);
     return new Placement("fcp", copies, end, stageRates, List.of());
   }
 
@@ -107,8 +110,16 @@ public final class FcpScheduler {
     return f.maxCopies() > 0 ? Math.min(count, f.maxCopies()) : count;
   }
 
-  private static Placement.Copy estimate(int i, int h, Topology topo, FilterStats s,
-      double share, List<Placement.Copy> prev, FilterStats ps, double[] cpuLeft, int[] mapped,
+  private static Placement.Copy estimate(
+      int i,
+      int h,
+      Topology topo,
+      FilterStats s,
+      double share,
+      List<Placement.Copy> prev,
+      FilterStats ps,
+      double[] cpuLeft,
+      int[] mapped,
       double[][] bwLeft) {
     // A fully used host still shares its CPU: with k copies already there, a new one gets at
     // least speed/(k+1), as a processor-sharing OS would give it.
@@ -138,8 +149,12 @@ public final class FcpScheduler {
     return new Placement.Copy(i, h, topo.name(h), est, eft, ewt, share);
   }
 
-  private static void map(Placement.Copy c, FilterStats s, List<Placement.Copy> prev,
-      double[] cpuLeft, double[][] bwLeft) {
+  private static void map(
+      Placement.Copy c,
+      FilterStats s,
+      List<Placement.Copy> prev,
+      double[] cpuLeft,
+      double[][] bwLeft) {
     double span = Math.max(c.eft() - c.est(), 1e-12);
     double compute = s.cycles() * c.share() * s.computePerCycle();
     // Busy fraction of the host, in speed units, is no longer available to later copies.

@@ -4,17 +4,29 @@ package org.netweather.scheduler.pipeline;
  * One filter's tuning-run statistics (the paper's Table 1), in seconds and bytes.
  *
  * <p>Parser convention (docs/schedulers/pipelines.md): in Table 1, t_process − (t_read + t_write +
- * t_compute) equals t_readfirst to 0.2 ms, so t_read <em>excludes</em> the first read. A
- * filter's cycles are its input buffers, or its output buffers when it has no input (a source).
+ * t_compute) equals t_readfirst to 0.2 ms, so t_read <em>excludes</em> the first read. A filter's
+ * cycles are its input buffers, or its output buffers when it has no input (a source).
  *
  * @param inBuffers buffers read over all input streams (0 for a source)
  * @param inBytes bytes read
  * @param outBuffers buffers written (0 for a sink)
  * @param outBytes bytes written
  */
-public record FilterStats(String name, double tTotal, double tWorkq, double tInit,
-    double tProcess, double tRead, double tWrite, double tReadFirst, double tCompute,
-    double tWriteFirst, double tFinalize, long inBuffers, double inBytes, long outBuffers,
+public record FilterStats(
+    String name,
+    double tTotal,
+    double tWorkq,
+    double tInit,
+    double tProcess,
+    double tRead,
+    double tWrite,
+    double tReadFirst,
+    double tCompute,
+    double tWriteFirst,
+    double tFinalize,
+    long inBuffers,
+    double inBytes,
+    long outBuffers,
     double outBytes) {
   public FilterStats {
     if (!(tProcess > 0) || !(tCompute > 0)) {

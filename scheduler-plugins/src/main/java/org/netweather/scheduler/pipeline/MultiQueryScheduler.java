@@ -17,7 +17,11 @@ import java.util.List;
 public final class MultiQueryScheduler {
   private MultiQueryScheduler() {}
 
-  public enum Strategy { MCI, MAC, MET }
+  public enum Strategy {
+    MCI,
+    MAC,
+    MET
+  }
 
   /** A candidate cluster and how many filter-group instances are active on it now. */
   public record Candidate(String name, Topology topology, int activeInstances) {}
@@ -34,15 +38,17 @@ public final class MultiQueryScheduler {
     int best = 0;
     for (int c = 0; c < clusters.size(); c++) {
       Candidate k = clusters.get(c);
-      boolean better = switch (strategy) {
-        case MCI -> k.activeInstances() < clusters.get(best).activeInstances();
-        case MAC -> averageAvailability(k.topology())
-            > averageAvailability(clusters.get(best).topology());
-        case MET -> {
-          eet[c] = FcpScheduler.schedule(pipeline, k.topology()).estimatedSeconds();
-          yield c > 0 && eet[c] < eet[best];
-        }
-      };
+      boolean better =
+          switch (strategy) {
+            case MCI -> k.activeInstances() < clusters.get(best).activeInstances();
+            case MAC ->
+                averageAvailability(k.topology())
+                    > averageAvailability(clusters.get(best).topology());
+            case MET -> {
+              eet[c] = FcpScheduler.schedule(pipeline, k.topology()).estimatedSeconds();
+              yield c > 0 && eet[c] < eet[best];
+            }
+          };
       if (better) {
         best = c;
       }
@@ -59,9 +65,9 @@ public final class MultiQueryScheduler {
   }
 
   /**
-   * Arrival times of N queries spread over {@code window} seconds, first at 0 and last at the
-   * end: k·window/(N−1). The paper's "one every 28.2 s" for 18 queries over 8 minutes is this
-   * rule, not window/N (docs/schedulers/pipelines.md).
+   * Arrival times of N queries spread over {@code window} seconds, first at 0 and last at the end:
+   * k·window/(N−1). The paper's "one every 28.2 s" for 18 queries over 8 minutes is this rule, not
+   * window/N (docs/schedulers/pipelines.md).
    */
   public static double[] arrivals(int queries, double window) {
     if (queries < 1) {

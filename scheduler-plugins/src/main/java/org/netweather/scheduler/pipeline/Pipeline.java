@@ -12,8 +12,8 @@ public record Pipeline(List<Filter> filters, List<SharedSegment> segments) {
     }
     if (filters.get(0).stats().inBuffers() != 0 && !filters.get(0).isPinned()) {
       // A first filter that reads must be fed from somewhere; only a pinned reader is allowed.
-      throw new IllegalArgumentException("the first filter must be a source (no input) or "
-          + "pinned");
+      throw new IllegalArgumentException(
+          "the first filter must be a source (no input) or " + "pinned");
     }
   }
 

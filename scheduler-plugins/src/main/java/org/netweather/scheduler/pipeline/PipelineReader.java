@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a filters file: the chain with each filter's tuning-run statistics (Table 1 names,
- * seconds and KB = 1000 bytes as in the paper), and the platform's shared segments.
+ * Reads a filters file: the chain with each filter's tuning-run statistics (Table 1 names, seconds
+ * and KB = 1000 bytes as in the paper), and the platform's shared segments.
  *
  * <pre>{@code
  * {
@@ -33,14 +33,30 @@ import java.util.Set;
  * }
  * }</pre>
  *
- * Missing times default to 0 except tProcess and tCompute, which are required. Unknown keys
- * are an error naming each one.
+ * Missing times default to 0 except tProcess and tCompute, which are required. Unknown keys are an
+ * error naming each one.
  */
 public final class PipelineReader {
   private static final Set<String> TOP = Set.of("description", "filters", "segments");
-  private static final Set<String> FILTER = Set.of("name", "pinned", "maxCopies", "tTotal",
-      "tWorkq", "tInit", "tProcess", "tRead", "tWrite", "tReadFirst", "tCompute",
-      "tWriteFirst", "tFinalize", "inBuffers", "inKB", "outBuffers", "outKB");
+  private static final Set<String> FILTER =
+      Set.of(
+          "name",
+          "pinned",
+          "maxCopies",
+          "tTotal",
+          "tWorkq",
+          "tInit",
+          "tProcess",
+          "tRead",
+          "tWrite",
+          "tReadFirst",
+          "tCompute",
+          "tWriteFirst",
+          "tFinalize",
+          "inBuffers",
+          "inKB",
+          "outBuffers",
+          "outKB");
   private static final Set<String> SEGMENT = Set.of("name", "mbps", "from", "to");
 
   private PipelineReader() {}
@@ -71,11 +87,23 @@ public final class PipelineReader {
       Map<String, Value> f = fs.get(i).getStructValue().getFieldsMap();
       unknown(f, FILTER, source, at + ".");
       String name = str(f, "name", source, at);
-      FilterStats s = new FilterStats(name, num(f, "tTotal"), num(f, "tWorkq"), num(f, "tInit"),
-          num(f, "tProcess"), num(f, "tRead"), num(f, "tWrite"), num(f, "tReadFirst"),
-          num(f, "tCompute"), num(f, "tWriteFirst"), num(f, "tFinalize"),
-          (long) num(f, "inBuffers"), 1000 * num(f, "inKB"), (long) num(f, "outBuffers"),
-          1000 * num(f, "outKB"));
+      FilterStats s =
+          new FilterStats(
+              name,
+              num(f, "tTotal"),
+              num(f, "tWorkq"),
+              num(f, "tInit"),
+              num(f, "tProcess"),
+              num(f, "tRead"),
+              num(f, "tWrite"),
+              num(f, "tReadFirst"),
+              num(f, "tCompute"),
+              num(f, "tWriteFirst"),
+              num(f, "tFinalize"),
+              (long) num(f, "inBuffers"),
+              1000 * num(f, "inKB"),
+              (long) num(f, "outBuffers"),
+              1000 * num(f, "outKB"));
       List<String> pinned = f.containsKey("pinned") ? strings(f.get("pinned")) : List.of();
       filters.add(new Filter(s, pinned, (int) num(f, "maxCopies")));
     }
@@ -86,17 +114,20 @@ public final class PipelineReader {
         String at = "segments[" + i + "]";
         Map<String, Value> s = ss.get(i).getStructValue().getFieldsMap();
         unknown(s, SEGMENT, source, at + ".");
-        segments.add(new SharedSegment(str(s, "name", source, at), num(s, "mbps") * 125_000,
-            new HashSet<>(strings(s.get("from"))), new HashSet<>(strings(s.get("to")))));
+        segments.add(
+            new SharedSegment(
+                str(s, "name", source, at),
+                num(s, "mbps") * 125_000,
+                new HashSet<>(strings(s.get("from"))),
+                new HashSet<>(strings(s.get("to")))));
       }
     }
     return new Pipeline(filters, segments);
   }
 
-  private static void unknown(Map<String, Value> m, Set<String> known, String source,
-      String at) {
-    List<String> bad = m.keySet().stream().filter(k -> !known.contains(k)).sorted()
-        .map(k -> at + k).toList();
+  private static void unknown(Map<String, Value> m, Set<String> known, String source, String at) {
+    List<String> bad =
+        m.keySet().stream().filter(k -> !known.contains(k)).sorted().map(k -> at + k).toList();
     if (!bad.isEmpty()) {
       throw new IllegalArgumentException(source + ": unknown keys " + bad);
     }
@@ -121,7 +152,8 @@ public final class PipelineReader {
   }
 
   private static List<String> strings(Value v) {
-    return v == null ? List.of()
+    return v == null
+        ? List.of()
         : v.getListValue().getValuesList().stream().map(Value::getStringValue).toList();
   }
 }

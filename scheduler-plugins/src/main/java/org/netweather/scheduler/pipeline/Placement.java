@@ -12,16 +12,20 @@ import java.util.List;
  *     source's entry is its output rate)
  * @param underProvisioned filters BFC could not balance (free hosts ran out first)
  */
-public record Placement(String algorithm, List<List<Copy>> copies, double estimatedSeconds,
-    double[] stageRates, List<String> underProvisioned) {
+public record Placement(
+    String algorithm,
+    List<List<Copy>> copies,
+    double estimatedSeconds,
+    double[] stageRates,
+    List<String> underProvisioned) {
   public Placement {
     copies = copies.stream().map(List::copyOf).toList();
     underProvisioned = List.copyOf(underProvisioned);
   }
 
   /** One filter copy: host index and name, EST/EFT/EWT (s) and its share of the cycles. */
-  public record Copy(int filter, int host, String hostName, double est, double eft, double ewt,
-      double share) {}
+  public record Copy(
+      int filter, int host, String hostName, double est, double eft, double ewt, double share) {}
 
   /** Host names of filter {@code i}'s copies. */
   public List<String> hosts(int i) {

@@ -4,8 +4,8 @@ import java.util.Set;
 
 /**
  * A network segment that all streams between two host sets share, such as a WAN between two
- * clusters or one host's access link. NWS measures pairs one at a time, so it cannot see that
- * four streams from ROGUE to DC share one 6 Mbit/s link; the pipeline input says so.
+ * clusters or one host's access link. NWS measures pairs one at a time, so it cannot see that four
+ * streams from ROGUE to DC share one 6 Mbit/s link; the pipeline input says so.
  *
  * @param capacity bytes/s
  * @param from hosts on the sending side

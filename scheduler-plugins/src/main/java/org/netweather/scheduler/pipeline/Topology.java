@@ -5,12 +5,12 @@ import java.util.List;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 
 /**
- * The platform a pipeline is placed on: host speeds, pair bandwidths and one-way latencies
- * from a snapshot, and the shared segments each pair crosses.
+ * The platform a pipeline is placed on: host speeds, pair bandwidths and one-way latencies from a
+ * snapshot, and the shared segments each pair crosses.
  *
- * <p>Host speed = the host parameter {@code power} (relative to a tuning-run host, default 1)
- * × NWS CPU availability. A pair without a current bandwidth forecast cannot carry a stream
- * (bandwidth 0); a host talks to itself for free.
+ * <p>Host speed = the host parameter {@code power} (relative to a tuning-run host, default 1) × NWS
+ * CPU availability. A pair without a current bandwidth forecast cannot carry a stream (bandwidth
+ * 0); a host talks to itself for free.
  */
 public final class Topology {
   private final ResourceSnapshot snapshot;

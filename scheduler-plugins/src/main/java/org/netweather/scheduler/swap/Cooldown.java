@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Anti-ping-pong memory: a host swapped out at t may not be swapped back in before
- * t + cd·C_swap (docs/schedulers/swapping.md, "Our policy" step 5, test W3).
+ * Anti-ping-pong memory: a host swapped out at t may not be swapped back in before t + cd·C_swap
+ * (docs/schedulers/swapping.md, "Our policy" step 5, test W3).
  */
 public final class Cooldown {
   private final Map<String, Double> until = new HashMap<>();

@@ -2,9 +2,9 @@ package org.netweather.scheduler.swap;
 
 /**
  * FPH's knobs (docs/schedulers/swapping.md, "Our policy"): error margin z, relative hysteresis θ,
- * payback factor κ and
- * cooldown factor cd. The defaults are the moderate ones; {@link #aggressive()} is the setting
- * that closes most of the gap to naive_corr on noise-free discrete load.
+ * payback factor κ and cooldown factor cd. The defaults are the moderate ones; {@link
+ * #aggressive()} is the setting that closes most of the gap to naive_corr on noise-free discrete
+ * load.
  */
 public record FphParameters(double z, double theta, double kappa, double cooldown) {
   public FphParameters {

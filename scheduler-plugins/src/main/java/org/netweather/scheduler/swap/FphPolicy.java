@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Swaps a bottleneck host for a better idle one only when forecasts say the swap repays its
- * cost several times over: Forecast-Payback with Hysteresis (FPH).
+ * Swaps a bottleneck host for a better idle one only when forecasts say the swap repays its cost
+ * several times over: Forecast-Payback with Hysteresis (FPH).
  *
  * <pre>
  * docs/schedulers/swapping.md, "Our policy" (our policy; Sievert and Casanova, HPDC'03, evaluated
@@ -54,7 +54,8 @@ public final class FphPolicy implements SwapPolicy {
       int c = -1;
       for (int i = 0; i < hosts.size(); i++) {
         HostView h = hosts.get(i);
-        if (!active[i] && !taken.contains(h.name())
+        if (!active[i]
+            && !taken.contains(h.name())
             && epoch.cooldown().eligible(h.name(), epoch.now())
             && (c < 0 || conservative(h) > conservative(hosts.get(c)))) {
           c = i;
@@ -86,8 +87,9 @@ public final class FphPolicy implements SwapPolicy {
       active[c] = true;
       // The swapped-in host now counts with its conservative rate for later swaps this epoch.
       HostView in = hosts.get(c);
-      hosts.set(c, new HostView(in.name(), true, in.loadAverage(), conservative(in), 0,
-          in.persistence()));
+      hosts.set(
+          c,
+          new HostView(in.name(), true, in.loadAverage(), conservative(in), 0, in.persistence()));
     }
   }
 

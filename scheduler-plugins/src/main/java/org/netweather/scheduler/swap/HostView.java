@@ -10,5 +10,10 @@ package org.netweather.scheduler.swap;
  * @param error the forecast's mean absolute error
  * @param persistence τ: how long (s) the host's current load level is expected to last
  */
-public record HostView(String name, boolean active, double loadAverage, double forecast,
-    double error, double persistence) {}
+public record HostView(
+    String name,
+    boolean active,
+    double loadAverage,
+    double forecast,
+    double error,
+    double persistence) {}

@@ -6,10 +6,10 @@ import java.util.function.Supplier;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 
 /**
- * Epochs for a live {@link SwapManager} from a cluster's NetWeather forecasts: fetches a
- * snapshot (e.g. {@code NetWeatherClient.snapshot} from a proxy) at most once per refresh
- * interval, and builds the hosts with {@link SnapshotHostViews}. A failed fetch keeps the last
- * snapshot; with none yet, {@link #epoch} throws and the swap point should be skipped.
+ * Epochs for a live {@link SwapManager} from a cluster's NetWeather forecasts: fetches a snapshot
+ * (e.g. {@code NetWeatherClient.snapshot} from a proxy) at most once per refresh interval, and
+ * builds the hosts with {@link SnapshotHostViews}. A failed fetch keeps the last snapshot; with
+ * none yet, {@link #epoch} throws and the swap point should be skipped.
  *
  * <pre>{@code
  * LiveForecasts live = new LiveForecasts(
@@ -33,8 +33,12 @@ public final class LiveForecasts {
    * @param fallbackBandwidth bytes/s assumed where the snapshot has none (0: no swap there)
    * @param clockSeconds monotonic seconds, for the refresh interval
    */
-  public LiveForecasts(Supplier<ResourceSnapshot> fetch, double refreshSeconds,
-      double persistence, double fallbackBandwidth, DoubleSupplier clockSeconds) {
+  public LiveForecasts(
+      Supplier<ResourceSnapshot> fetch,
+      double refreshSeconds,
+      double persistence,
+      double fallbackBandwidth,
+      DoubleSupplier clockSeconds) {
     this.fetch = fetch;
     this.refreshSeconds = refreshSeconds;
     this.persistence = persistence;
@@ -59,12 +63,26 @@ public final class LiveForecasts {
   }
 
   /** The epoch of {@code manager}'s swap point at {@code now} (seconds since its start). */
-  public SwapPolicy.Epoch epoch(SwapManager manager, double now, long remainingIterations,
-      double work, double comm, double stateBytes, double fixedCost) {
+  public SwapPolicy.Epoch epoch(
+      SwapManager manager,
+      double now,
+      long remainingIterations,
+      double work,
+      double comm,
+      double stateBytes,
+      double fixedCost) {
     ResourceSnapshot s = snapshot();
-    List<HostView> views = SnapshotHostViews.views(s, manager.hosts(), manager::isActive,
-        persistence);
-    return new SwapPolicy.Epoch(now, views, remainingIterations, work, comm, stateBytes,
-        fixedCost, SnapshotHostViews.bandwidth(s, fallbackBandwidth), manager.cooldown());
+    List<HostView> views =
+        SnapshotHostViews.views(s, manager.hosts(), manager::isActive, persistence);
+    return new SwapPolicy.Epoch(
+        now,
+        views,
+        remainingIterations,
+        work,
+        comm,
+        stateBytes,
+        fixedCost,
+        SnapshotHostViews.bandwidth(s, fallbackBandwidth),
+        manager.cooldown());
   }
 }

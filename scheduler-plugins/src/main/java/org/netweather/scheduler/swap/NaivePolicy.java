@@ -5,8 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The paper's policy: performance = 1/load average of the latest sample; if the best inactive
- * host looks better than the worst active one, swap them (one swap per measurement).
+ * The paper's policy: performance = 1/load average of the latest sample; if the best inactive host
+ * looks better than the worst active one, swap them (one swap per measurement).
  *
  * <pre>
  * Sievert and Casanova, "MPI Process Swapping", UCSD TR CS2003-0735, §4: no hysteresis, no
@@ -29,8 +29,7 @@ public final class NaivePolicy implements SwapPolicy {
   }
 
   private double performance(HostView h, boolean active) {
-    double load = selfCorrected ? SelfLoad.background(h.loadAverage(), active)
-        : h.loadAverage();
+    double load = selfCorrected ? SelfLoad.background(h.loadAverage(), active) : h.loadAverage();
     return selfCorrected ? 1 / (1 + load) : 1 / Math.max(load, 1e-9);
   }
 
@@ -42,7 +41,8 @@ public final class NaivePolicy implements SwapPolicy {
     active.sort(Comparator.comparingDouble(h -> performance(h, true)));
     idle.sort(Comparator.comparingDouble((HostView h) -> performance(h, false)).reversed());
     // One swap per new measurement, as the paper's manager did.
-    if (!active.isEmpty() && !idle.isEmpty()
+    if (!active.isEmpty()
+        && !idle.isEmpty()
         && performance(idle.get(0), false) > performance(active.get(0), true)) {
       return List.of(new Swap(active.get(0).name(), idle.get(0).name()));
     }

@@ -12,9 +12,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Runs an over-allocated iterative application in this JVM: one single-threaded "process" per
- * host, the first p active, BSP iterations, and a swap point every {@code period} iterations
- * where the manager's decisions move a rank's saved state from one process to another.
+ * Runs an over-allocated iterative application in this JVM: one single-threaded "process" per host,
+ * the first p active, BSP iterations, and a swap point every {@code period} iterations where the
+ * manager's decisions move a rank's saved state from one process to another.
  *
  * <p>Each process owns its own {@link IterativeProcess} object, so state really moves as bytes
  * between processes; only scheduling is shared. Thread-safety: {@link #run} is for one caller.
@@ -33,11 +33,14 @@ public final class ProcessGroup implements AutoCloseable {
       p.register(s);
       processes.put(host, p);
       states.put(host, s);
-      threads.put(host, Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "swap-process-" + host);
-        t.setDaemon(true);
-        return t;
-      }));
+      threads.put(
+          host,
+          Executors.newSingleThreadExecutor(
+              r -> {
+                Thread t = new Thread(r, "swap-process-" + host);
+                t.setDaemon(true);
+                return t;
+              }));
     }
   }
 
@@ -50,25 +53,29 @@ public final class ProcessGroup implements AutoCloseable {
    * Runs {@code iterations} iterations; every {@code period} the epoch built by {@code epochs}
    * (from the iteration number) goes to the manager. Returns the swaps made.
    */
-  public List<SwapManager.Event> run(int iterations, int period,
-      Function<Integer, SwapPolicy.Epoch> epochs) {
+  public List<SwapManager.Event> run(
+      int iterations, int period, Function<Integer, SwapPolicy.Epoch> epochs) {
     List<SwapManager.Event> all = new ArrayList<>();
     for (int it = 0; it < iterations; it++) {
       if (it > 0 && it % period == 0) {
         for (SwapManager.Event e : manager.swapPoint(epochs.apply(it))) {
           byte[] saved = call(e.out(), () -> states.get(e.out()).save());
-          call(e.in(), () -> {
-            states.get(e.in()).restore(saved);
-            return null;
-          });
+          call(
+              e.in(),
+              () -> {
+                states.get(e.in()).restore(saved);
+                return null;
+              });
           all.add(e);
         }
       }
       int iteration = it;
       List<Future<?>> step = new ArrayList<>();
       for (Map.Entry<Integer, String> r : manager.ranks().entrySet()) {
-        step.add(threads.get(r.getValue()).submit(
-            () -> processes.get(r.getValue()).iterate(r.getKey(), iteration)));
+        step.add(
+            threads
+                .get(r.getValue())
+                .submit(() -> processes.get(r.getValue()).iterate(r.getKey(), iteration)));
       }
       for (Future<?> f : step) {
         await(f);

@@ -6,9 +6,8 @@ package org.netweather.scheduler.swap;
  *
  * <p>The paper's manager compared 1/loadavg across hosts, but an active host's load average
  * includes the application's own process, so whichever host was active looked loaded and the
- * process bounced between idle hosts (the "hot potato", W1). The availability our process
- * gets is 1/(1 + bg) with bg = loadavg on an inactive host and max(0, loadavg − 1) on an
- * active one.
+ * process bounced between idle hosts (the "hot potato", W1). The availability our process gets is
+ * 1/(1 + bg) with bg = loadavg on an inactive host and max(0, loadavg − 1) on an active one.
  */
 public final class SelfLoad {
   private SelfLoad() {}

@@ -34,14 +34,14 @@ public final class SnapshotHostViews {
   private SnapshotHostViews() {}
 
   /** The views of {@code hosts}, in that order; {@code active} tells which run a rank. */
-  public static List<HostView> views(ResourceSnapshot snapshot, List<String> hosts,
-      Predicate<String> active, double persistence) {
+  public static List<HostView> views(
+      ResourceSnapshot snapshot, List<String> hosts, Predicate<String> active, double persistence) {
     List<HostView> out = new ArrayList<>();
     for (String h : hosts) {
       int i = snapshot.indexOf(h);
       if (i < 0) {
-        throw new IllegalArgumentException("host '" + h + "' is not in the snapshot of cluster '"
-            + snapshot.cluster() + "'");
+        throw new IllegalArgumentException(
+            "host '" + h + "' is not in the snapshot of cluster '" + snapshot.cluster() + "'");
       }
       out.add(view(snapshot.host(i), active.test(h), persistence));
     }
@@ -57,8 +57,7 @@ public final class SnapshotHostViews {
     double a = clamp(cpu.value());
     double e = Double.isNaN(cpu.error()) ? 0 : cpu.error();
     double forecast = speed * corrected(a, active);
-    double error = speed * (corrected(clamp(a + e), active) - corrected(clamp(a - e), active))
-        / 2;
+    double error = speed * (corrected(clamp(a + e), active) - corrected(clamp(a - e), active)) / 2;
     return new HostView(host.name(), active, 1 / a - 1, forecast, error, persistence);
   }
 
@@ -71,11 +70,11 @@ public final class SnapshotHostViews {
   }
 
   /**
-   * Forecast bytes/s from one host to another, for swap costs; {@code fallback} where the
-   * snapshot has no current bandwidth (0 forbids swaps over unmeasured paths).
+   * Forecast bytes/s from one host to another, for swap costs; {@code fallback} where the snapshot
+   * has no current bandwidth (0 forbids swaps over unmeasured paths).
    */
-  public static ToDoubleBiFunction<String, String> bandwidth(ResourceSnapshot snapshot,
-      double fallback) {
+  public static ToDoubleBiFunction<String, String> bandwidth(
+      ResourceSnapshot snapshot, double fallback) {
     return (src, dst) -> {
       int i = snapshot.indexOf(src);
       int j = snapshot.indexOf(dst);

@@ -8,12 +8,11 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The always-on registry that starts one {@link SwapManager} per application and points tools
- * at it (O. Sievert, H. Casanova, "MPI Process Swapping: Architecture and Experimental
- * Verification", Technical Report CS2003-0735, University of California, San Diego, 2003, §3;
- * docs/schedulers/swapping.md).
- * Transport-free: applications register in process, and {@link SwapDispatcherService} serves
- * the tools' side (status, forced swaps) over gRPC.
+ * The always-on registry that starts one {@link SwapManager} per application and points tools at it
+ * (O. Sievert, H. Casanova, "MPI Process Swapping: Architecture and Experimental Verification",
+ * Technical Report CS2003-0735, University of California, San Diego, 2003, §3;
+ * docs/schedulers/swapping.md). Transport-free: applications register in process, and {@link
+ * SwapDispatcherService} serves the tools' side (status, forced swaps) over gRPC.
  */
 public final class SwapDispatcher {
   /** The dispatcher's well-known port (beside the sensor's 8060 and the forecaster's 8070). */
@@ -22,8 +21,12 @@ public final class SwapDispatcher {
   private final Map<String, SwapManager> managers = new ConcurrentHashMap<>();
 
   /** Starts (or replaces) the manager of {@code application}. */
-  public SwapManager start(String application, List<String> hosts, int active,
-      SwapPolicy policy, double cooldownFactor) {
+  public SwapManager start(
+      String application,
+      List<String> hosts,
+      int active,
+      SwapPolicy policy,
+      double cooldownFactor) {
     SwapManager m = new SwapManager(application, hosts, active, policy, cooldownFactor);
     managers.put(application, m);
     return m;
@@ -35,8 +38,8 @@ public final class SwapDispatcher {
   }
 
   public SwapManager manager(String application) {
-    return find(application).orElseThrow(
-        () -> new IllegalArgumentException("no application '" + application + "'"));
+    return find(application)
+        .orElseThrow(() -> new IllegalArgumentException("no application '" + application + "'"));
   }
 
   /** The manager of {@code application}, if it runs. */

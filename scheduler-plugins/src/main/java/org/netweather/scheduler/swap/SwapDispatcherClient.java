@@ -12,8 +12,8 @@ import org.netweather.api.v1.SwapDispatcherGrpc;
 import org.netweather.api.v1.SwapStatusRequest;
 
 /**
- * Calls a swap dispatcher ({@code swap.proto}). Each call has the deadline given; failures are
- * the {@code StatusRuntimeException}s listed in the proto, not retried here.
+ * Calls a swap dispatcher ({@code swap.proto}). Each call has the deadline given; failures are the
+ * {@code StatusRuntimeException}s listed in the proto, not retried here.
  */
 public final class SwapDispatcherClient implements AutoCloseable {
   private final Channel channel;
@@ -39,14 +39,20 @@ public final class SwapDispatcherClient implements AutoCloseable {
 
   /** Every application, or only {@code application} when it is not empty. */
   public List<SwapApplication> status(String application) {
-    return stub().status(SwapStatusRequest.newBuilder().setApplication(application).build())
+    return stub()
+        .status(SwapStatusRequest.newBuilder().setApplication(application).build())
         .getApplicationsList();
   }
 
   /** Queues a swap of {@code out} for {@code in} at the application's next swap point. */
   public void force(String application, String out, String in) {
-    stub().force(ForceSwapRequest.newBuilder().setApplication(application).setOut(out)
-        .setIn(in).build());
+    stub()
+        .force(
+            ForceSwapRequest.newBuilder()
+                .setApplication(application)
+                .setOut(out)
+                .setIn(in)
+                .build());
   }
 
   private SwapDispatcherGrpc.SwapDispatcherBlockingStub stub() {

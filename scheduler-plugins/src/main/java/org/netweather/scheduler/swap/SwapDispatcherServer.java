@@ -7,9 +7,9 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Serves a {@link SwapDispatcher} over gRPC ({@link SwapDispatcherService}). The caller chooses
- * the transport and address through the builder; the dispatcher has no authentication, so
- * callers bind it to loopback.
+ * Serves a {@link SwapDispatcher} over gRPC ({@link SwapDispatcherService}). The caller chooses the
+ * transport and address through the builder; the dispatcher has no authentication, so callers bind
+ * it to loopback.
  *
  * <pre>{@code
  * ServerBuilder<?> loopback = NettyServerBuilder.forAddress(

@@ -11,8 +11,8 @@ import org.netweather.api.v1.SwapStatusRequest;
 import org.netweather.api.v1.SwapStatusResponse;
 
 /**
- * The {@code netweather.v1.SwapDispatcher} service over one {@link SwapDispatcher}: what tools
- * such as {@code nws schedule swap} may see and do. Errors as listed in {@code swap.proto}.
+ * The {@code netweather.v1.SwapDispatcher} service over one {@link SwapDispatcher}: what tools such
+ * as {@code nws schedule swap} may see and do. Errors as listed in {@code swap.proto}.
  */
 public final class SwapDispatcherService extends SwapDispatcherGrpc.SwapDispatcherImplBase {
   private final SwapDispatcher dispatcher;
@@ -40,11 +40,13 @@ public final class SwapDispatcherService extends SwapDispatcherGrpc.SwapDispatch
 
   @Override
   public void force(ForceSwapRequest request, StreamObserver<ForceSwapResponse> response) {
-    if (request.getApplication().isEmpty() || request.getOut().isEmpty()
+    if (request.getApplication().isEmpty()
+        || request.getOut().isEmpty()
         || request.getIn().isEmpty()) {
-      response.onError(Status.INVALID_ARGUMENT
-          .withDescription("force: application, out and in are all required")
-          .asRuntimeException());
+      response.onError(
+          Status.INVALID_ARGUMENT
+              .withDescription("force: application, out and in are all required")
+              .asRuntimeException());
       return;
     }
     SwapManager m = dispatcher.find(request.getApplication()).orElse(null);
@@ -55,8 +57,8 @@ public final class SwapDispatcherService extends SwapDispatcherGrpc.SwapDispatch
     try {
       m.force(request.getOut(), request.getIn());
     } catch (IllegalArgumentException e) {
-      response.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage())
-          .asRuntimeException());
+      response.onError(
+          Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
       return;
     }
     response.onNext(ForceSwapResponse.getDefaultInstance());
@@ -65,11 +67,12 @@ public final class SwapDispatcherService extends SwapDispatcherGrpc.SwapDispatch
 
   /** One application as the rpc reports it. */
   static SwapApplication describe(SwapManager m) {
-    SwapApplication.Builder a = SwapApplication.newBuilder()
-        .setApplication(m.application())
-        .setPolicy(m.policyName())
-        .setRoot(m.root())
-        .putAllRanks(m.ranks());
+    SwapApplication.Builder a =
+        SwapApplication.newBuilder()
+            .setApplication(m.application())
+            .setPolicy(m.policyName())
+            .setRoot(m.root())
+            .putAllRanks(m.ranks());
     List<SwapManager.Event> log = m.log();
     a.setSwaps(log.size());
     if (!log.isEmpty()) {
@@ -80,7 +83,8 @@ public final class SwapDispatcherService extends SwapDispatcherGrpc.SwapDispatch
   }
 
   private static RuntimeException notFound(String application) {
-    return Status.NOT_FOUND.withDescription("no application '" + application + "'")
+    return Status.NOT_FOUND
+        .withDescription("no application '" + application + "'")
         .asRuntimeException();
   }
 }

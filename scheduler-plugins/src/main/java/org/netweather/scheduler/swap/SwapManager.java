@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One application's swap manager: which host holds each rank, where the active root is, the
- * policy, the cooldowns and the log of swaps.
+ * One application's swap manager: which host holds each rank, where the active root is, the policy,
+ * the cooldowns and the log of swaps.
  *
  * <pre>
  * Sievert and Casanova, TR CS2003-0735, §3 (docs/schedulers/swapping.md, "Architecture"): the
@@ -17,8 +17,8 @@ import java.util.Map;
  * rank 0 (W4: 0 → 1 → N).
  * </pre>
  *
- * <p>Thread-safety: all methods are synchronized; the dispatcher and the application's swap
- * points may call from different threads.
+ * <p>Thread-safety: all methods are synchronized; the dispatcher and the application's swap points
+ * may call from different threads.
  */
 public final class SwapManager {
   private final String application;
@@ -31,15 +31,19 @@ public final class SwapManager {
   private SwapPolicy.Swap forced;
 
   /** A swap that happened, and who was told about it. */
-  public record Event(double time, String out, String in, int rank, String toldRoot,
-      boolean forced) {}
+  public record Event(
+      double time, String out, String in, int rank, String toldRoot, boolean forced) {}
 
   /** Ranks 0..p−1 start on the first p of {@code hosts}. */
-  public SwapManager(String application, List<String> hosts, int active, SwapPolicy policy,
+  public SwapManager(
+      String application,
+      List<String> hosts,
+      int active,
+      SwapPolicy policy,
       double cooldownFactor) {
     if (active < 1 || active > hosts.size()) {
-      throw new IllegalArgumentException("need 1 <= active <= hosts, got " + active + " of "
-          + hosts.size());
+      throw new IllegalArgumentException(
+          "need 1 <= active <= hosts, got " + active + " of " + hosts.size());
     }
     this.application = application;
     this.hosts = List.copyOf(hosts);
@@ -81,8 +85,8 @@ public final class SwapManager {
   /** Queues a swap to make at the next swap point, whatever the policy thinks. */
   public synchronized void force(String out, String in) {
     if (!isActive(out) || isActive(in) || !hosts.contains(in)) {
-      throw new IllegalArgumentException("force: " + out + " must be active and " + in
-          + " an idle host of " + application);
+      throw new IllegalArgumentException(
+          "force: " + out + " must be active and " + in + " an idle host of " + application);
     }
     forced = new SwapPolicy.Swap(out, in);
   }
@@ -109,7 +113,7 @@ public final class SwapManager {
         }
       }
       if (rank == null || rankHost.containsValue(s.in())) {
-        continue;   // the policy raced with a forced swap; skip what no longer applies
+        continue; // the policy raced with a forced swap; skip what no longer applies
       }
       String told = root();
       rankHost.put(rank, s.in());

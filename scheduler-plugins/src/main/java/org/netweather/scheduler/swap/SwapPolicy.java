@@ -25,9 +25,16 @@ public interface SwapPolicy {
    * @param bandwidth forecast bytes/s between two hosts
    * @param cooldown when each host may next be swapped in
    */
-  record Epoch(double now, List<HostView> hosts, long remainingIterations, double work,
-      double comm, double stateBytes, double fixedCost,
-      ToDoubleBiFunction<String, String> bandwidth, Cooldown cooldown) {
+  record Epoch(
+      double now,
+      List<HostView> hosts,
+      long remainingIterations,
+      double work,
+      double comm,
+      double stateBytes,
+      double fixedCost,
+      ToDoubleBiFunction<String, String> bandwidth,
+      Cooldown cooldown) {
     public Epoch {
       hosts = List.copyOf(hosts);
     }

@@ -21,8 +21,8 @@ import java.util.function.Supplier;
  * state.register("strip", () -> doubles(strip), b -> strip = readDoubles(b));
  * }</pre>
  *
- * Wire form of {@link #save()}: for each part in registration order, its UTF name, a 4-byte
- * length and the bytes.
+ * Wire form of {@link #save()}: for each part in registration order, its UTF name, a 4-byte length
+ * and the bytes.
  */
 public final class SwapState {
   private record Part(Supplier<byte[]> save, Consumer<byte[]> restore) {}

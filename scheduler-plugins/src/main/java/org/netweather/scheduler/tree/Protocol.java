@@ -2,8 +2,8 @@ package org.netweather.scheduler.tree;
 
 /**
  * The autonomous scheduling protocols of Kreaseck et al. §4.1, plus the single-port rule the paper
- * derived but did not run. In all of them children ask for work when a buffer slot frees and
- * the parent decides whom to serve; they differ in whom.
+ * derived but did not run. In all of them children ask for work when a buffer slot frees and the
+ * parent decides whom to serve; they differ in whom.
  */
 public enum Protocol {
   /** Multi-port, interruptible: lowest IR_s among requesting children not already receiving. */

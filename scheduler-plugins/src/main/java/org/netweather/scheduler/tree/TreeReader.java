@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * Reads a tree overlay file.
  *
- * <p>The snapshot proto cannot carry this input: IR_s is a property of a (parent, child) pair
- * and {@code PairSnapshot} has no interference field, so the tree has its own JSON format:
+ * <p>The snapshot proto cannot carry this input: IR_s is a property of a (parent, child) pair and
+ * {@code PairSnapshot} has no interference field, so the tree has its own JSON format:
  *
  * <pre>{@code
  * {
@@ -47,8 +47,15 @@ import java.util.Set;
  */
 public final class TreeReader {
   private static final Set<String> TOP = Set.of("description", "root");
-  private static final Set<String> NODE = Set.of("name", "computeRate", "linkRate",
-      "sendInterference", "recvInterference", "sendLimit", "children");
+  private static final Set<String> NODE =
+      Set.of(
+          "name",
+          "computeRate",
+          "linkRate",
+          "sendInterference",
+          "recvInterference",
+          "sendLimit",
+          "children");
 
   private TreeReader() {}
 
@@ -78,8 +85,11 @@ public final class TreeReader {
       unknownKeys(root.getStructValue(), "root", unknown);
     }
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(source + ": unknown field"
-          + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
+      throw new IllegalArgumentException(
+          source
+              + ": unknown field"
+              + (unknown.size() > 1 ? "s " : " ")
+              + String.join(", ", unknown));
     }
     if (root == null || !root.hasStructValue()) {
       throw new IllegalArgumentException(source + ": root: missing (the tree's root node)");
@@ -130,8 +140,7 @@ public final class TreeReader {
     if (isRoot) {
       for (String key : List.of("linkRate", "sendInterference", "recvInterference")) {
         if (f.containsKey(key)) {
-          throw new IllegalArgumentException(path + "." + key
-              + ": the root has no parent link");
+          throw new IllegalArgumentException(path + "." + key + ": the root has no parent link");
         }
       }
     } else {

@@ -86,7 +86,7 @@ class BroadcastModelTest {
     assertEquals(7, loggp.latency(), 1e-12);
     PLogPModel table = new PLogPModel(30, new double[] {0, 1000, 2000}, new double[] {10, 20, 40});
     assertEquals(15, table.gap(500), 1e-12);
-    assertEquals(60, table.gap(3000), 1e-12);   // extrapolated from the last two points
+    assertEquals(60, table.gap(3000), 1e-12); // extrapolated from the last two points
     assertTrue(table.gap(1500) > table.gap(1000));
   }
 }

@@ -65,17 +65,21 @@ class HierarchicalBroadcastTest {
     assertEquals(BroadcastAlgorithm.LINEAR, plan.perCluster().get(3).algorithm());
     assertEquals(0, plan.perCluster().get(3).plan().time());
     assertEquals(BroadcastAlgorithm.BINOMIAL, plan.perCluster().get(0).algorithm());
-    assertEquals(BroadcastAlgorithm.PIPELINE,
+    assertEquals(
+        BroadcastAlgorithm.PIPELINE,
         HierarchicalBroadcast.plan(table2Platform(), 524288).perCluster().get(0).algorithm());
   }
 
   @Test
   void time_twoHostsOneWanHop_isGapPlusLatency() {
-    BroadcastPlatform p = new BroadcastPlatform(List.of("a", "b"),
-        List.of(List.of(0), List.of(1)),
-        List.of(CommModel.pLogP(1, 1, 1), CommModel.pLogP(1, 1, 1)),
-        new CommModel[][] {{null, CommModel.pLogP(100, 10, 1)},
-            {CommModel.pLogP(100, 10, 1), null}});
+    BroadcastPlatform p =
+        new BroadcastPlatform(
+            List.of("a", "b"),
+            List.of(List.of(0), List.of(1)),
+            List.of(CommModel.pLogP(1, 1, 1), CommModel.pLogP(1, 1, 1)),
+            new CommModel[][] {
+              {null, CommModel.pLogP(100, 10, 1)}, {CommModel.pLogP(100, 10, 1), null}
+            });
     assertEquals(100 + 10 + 50, FlatBinomial.contiguous(p, 50), 1e-9);
   }
 }

@@ -31,15 +31,17 @@ class LatencyClusteringTest {
 
   @Test
   void cluster_halfBound_mergesC22WithC23() {
-    assertEquals(List.of(20, 11, 8, 20, 19),
-        sizes(LatencyClustering.cluster(Table2.matrix(), 0.5)));
+    assertEquals(
+        List.of(20, 11, 8, 20, 19), sizes(LatencyClustering.cluster(Table2.matrix(), 0.5)));
   }
 
   @Test
   void cluster_boundsPointSevenAndOne_mergeC21WithC22AndLeaveC23Alone() {
     for (double rho : new double[] {0.7, 1.0}) {
-      assertEquals(List.of(20, 18, 1, 20, 19),
-          sizes(LatencyClustering.cluster(Table2.matrix(), rho)), "rho " + rho);
+      assertEquals(
+          List.of(20, 18, 1, 20, 19),
+          sizes(LatencyClustering.cluster(Table2.matrix(), rho)),
+          "rho " + rho);
     }
   }
 
@@ -47,16 +49,17 @@ class LatencyClusteringTest {
   void cluster_twoLoneFarNodes_doNotMerge() {
     // Two tight pairs 0.1 ms inside, and two lone nodes 5 ms apart and 6 ms from the rest.
     double[][] raw = {
-        {0, 0.1, 6, 6, 7, 7},
-        {0.1, 0, 6, 6, 7, 7},
-        {6, 6, 0, 0.1, 7, 7},
-        {6, 6, 0.1, 0, 7, 7},
-        {7, 7, 7, 7, 0, 5},
-        {7, 7, 7, 7, 5, 0}};
-    LatencyMatrix m = LatencyMatrix.of(List.of("a", "b", "c", "d", "x", "y"), raw,
-        LatencyMatrix.Symmetry.MAX);
-    assertEquals(List.of(List.of(0, 1), List.of(2, 3), List.of(4, 5)),
-        LatencyClustering.cluster(m, 0.2));
+      {0, 0.1, 6, 6, 7, 7},
+      {0.1, 0, 6, 6, 7, 7},
+      {6, 6, 0, 0.1, 7, 7},
+      {6, 6, 0.1, 0, 7, 7},
+      {7, 7, 7, 7, 0, 5},
+      {7, 7, 7, 7, 5, 0}
+    };
+    LatencyMatrix m =
+        LatencyMatrix.of(List.of("a", "b", "c", "d", "x", "y"), raw, LatencyMatrix.Symmetry.MAX);
+    assertEquals(
+        List.of(List.of(0, 1), List.of(2, 3), List.of(4, 5)), LatencyClustering.cluster(m, 0.2));
     // x and y are each other's nearest neighbours, so they do merge; now make a closer third
     // node for each so their 5 ms edge is far beyond 1.2 × their nearest-neighbour latency.
     raw[4][0] = raw[0][4] = 1;
@@ -76,8 +79,9 @@ class LatencyClusteringTest {
 
   @Test
   void read_table2Example_givesTheSixBlocksByName() {
-    LatencyMatrix m = LatencyMatrixReader.read(Examples.path("cluster/table2-78.csv"),
-        LatencyMatrix.Symmetry.MAX);
+    LatencyMatrix m =
+        LatencyMatrixReader.read(
+            Examples.path("cluster/table2-78.csv"), LatencyMatrix.Symmetry.MAX);
     List<List<String>> c = LatencyClustering.clusterNames(m, 0.2);
     assertEquals(List.of(20, 11, 7, 1, 20, 19), c.stream().map(List::size).toList());
     assertEquals("grenoble-19", c.get(3).get(0));
@@ -85,9 +89,12 @@ class LatencyClusteringTest {
 
   @Test
   void read_mismatchedRowName_isRejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> LatencyMatrixReader.parse(List.of(",a,b", "a,0,1", "c,1,0"), "f",
-            LatencyMatrix.Symmetry.MAX));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                LatencyMatrixReader.parse(
+                    List.of(",a,b", "a,0,1", "c,1,0"), "f", LatencyMatrix.Symmetry.MAX));
     assertTrue(e.getMessage().contains("expected 'b'"), e.getMessage());
   }
 
@@ -107,8 +114,8 @@ class LatencyClusteringTest {
       }
     }
     List<String> names = java.util.stream.IntStream.range(0, n).mapToObj(i -> "h" + i).toList();
-    List<List<Integer>> c = LatencyClustering.cluster(
-        LatencyMatrix.of(names, raw, LatencyMatrix.Symmetry.MAX), 0.2);
+    List<List<Integer>> c =
+        LatencyClustering.cluster(LatencyMatrix.of(names, raw, LatencyMatrix.Symmetry.MAX), 0.2);
     assertEquals(10, c.size());
   }
 }

@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.netweather.scheduler.Examples;
 
 class SnapshotReaderTest {
-  private static final String HOST = "{\"host\": \"a\", \"cpuAvailability\": {\"value\": 0.5, "
-      + "\"mae\": 0.1}, \"memoryFree\": {\"value\": 2}, "
-      + "\"parameters\": {\"secondsPerPoint\": 1e-6}}";
+  private static final String HOST =
+      "{\"host\": \"a\", \"cpuAvailability\": {\"value\": 0.5, "
+          + "\"mae\": 0.1}, \"memoryFree\": {\"value\": 2}, "
+          + "\"parameters\": {\"secondsPerPoint\": 1e-6}}";
   private static final String HOST_B = "{\"host\": \"b\"}";
 
   private static ResourceSnapshot parse(String json) {
@@ -44,21 +45,27 @@ class SnapshotReaderTest {
 
   @Test
   void parse_unknownFields_namesEveryOneWithItsPath() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(
-        "{\"sizee\": 3, \"hosts\": [{\"host\": \"a\", \"cpu\": {\"value\": 1}}, "
-            + "{\"host\": \"b\", \"memoryFree\": {\"valu\": 3}}], "
-            + "\"pairs\": [{\"src\": \"a\", \"dst\": \"b\", \"bw\": 1}]}"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                parse(
+                    "{\"sizee\": 3, \"hosts\": [{\"host\": \"a\", \"cpu\": {\"value\": 1}}, "
+                        + "{\"host\": \"b\", \"memoryFree\": {\"valu\": 3}}], "
+                        + "\"pairs\": [{\"src\": \"a\", \"dst\": \"b\", \"bw\": 1}]}"));
     assertTrue(e.getMessage().startsWith("test.json: unknown fields "), e.getMessage());
-    for (String path : new String[] {"sizee", "hosts[0].cpu", "hosts[1].memoryFree.valu",
-        "pairs[0].bw"}) {
+    for (String path :
+        new String[] {"sizee", "hosts[0].cpu", "hosts[1].memoryFree.valu", "pairs[0].bw"}) {
       assertTrue(e.getMessage().contains(path), path + " in " + e.getMessage());
     }
   }
 
   @Test
   void parse_protoFieldNames_accepted() {
-    ResourceSnapshot s = parse("{\"hosts\": [{\"host\": \"a\", \"cpu_availability\": "
-        + "{\"value\": 1}, \"memory_free\": {\"value\": 1}}], \"taken_ms\": \"5\"}");
+    ResourceSnapshot s =
+        parse(
+            "{\"hosts\": [{\"host\": \"a\", \"cpu_availability\": "
+                + "{\"value\": 1}, \"memory_free\": {\"value\": 1}}], \"taken_ms\": \"5\"}");
     assertEquals(1.0, s.host(0).cpuAvailability().value());
     assertEquals(5, s.takenMs());
   }
@@ -71,38 +78,66 @@ class SnapshotReaderTest {
 
   @Test
   void parse_negativeBandwidth_rejectedNamingField() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(
-        "{\"hosts\": [" + HOST + "," + HOST_B + "], \"pairs\": [{\"src\": \"a\", \"dst\": \"b\","
-            + " \"bandwidth\": {\"value\": -1}}]}"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                parse(
+                    "{\"hosts\": ["
+                        + HOST
+                        + ","
+                        + HOST_B
+                        + "], \"pairs\": [{\"src\": \"a\", \"dst\": \"b\","
+                        + " \"bandwidth\": {\"value\": -1}}]}"));
     assertTrue(e.getMessage().contains("pairs[0].bandwidth.value"), e.getMessage());
   }
 
   @Test
   void parse_pairWithUnknownHost_rejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(
-        "{\"hosts\": [" + HOST + "], \"pairs\": [{\"src\": \"a\", \"dst\": \"zz\"}]}"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                parse(
+                    "{\"hosts\": [" + HOST + "], \"pairs\": [{\"src\": \"a\", \"dst\": \"zz\"}]}"));
     assertTrue(e.getMessage().contains("pairs[0]: unknown host 'zz'"), e.getMessage());
   }
 
   @Test
   void parse_duplicatePair_rejected() {
     String pair = "{\"src\": \"a\", \"dst\": \"b\", \"bandwidth\": {\"value\": 1}}";
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(
-        "{\"hosts\": [" + HOST + "," + HOST_B + "], \"pairs\": [" + pair + "," + pair + "]}"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                parse(
+                    "{\"hosts\": ["
+                        + HOST
+                        + ","
+                        + HOST_B
+                        + "], \"pairs\": ["
+                        + pair
+                        + ","
+                        + pair
+                        + "]}"));
     assertTrue(e.getMessage().contains("pairs[1]: pair a->b appears twice"), e.getMessage());
   }
 
   @Test
   void parse_duplicateHost_rejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> parse("{\"hosts\": [" + HOST + "," + HOST + "]}"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> parse("{\"hosts\": [" + HOST + "," + HOST + "]}"));
     assertTrue(e.getMessage().contains("hosts[1].host"), e.getMessage());
   }
 
   @Test
   void parse_cpuAboveOne_rejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> parse("{\"hosts\": [{\"host\": \"a\", \"cpuAvailability\": {\"value\": 2}}]}"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> parse("{\"hosts\": [{\"host\": \"a\", \"cpuAvailability\": {\"value\": 2}}]}"));
     assertTrue(e.getMessage().contains("hosts[0].cpuAvailability.value"), e.getMessage());
   }
 
@@ -115,15 +150,23 @@ class SnapshotReaderTest {
 
   @Test
   void read_missingFile_rejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SnapshotReader.read(Path.of("no-such-snapshot.json")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> SnapshotReader.read(Path.of("no-such-snapshot.json")));
     assertTrue(e.getMessage().contains("no such file"), e.getMessage());
   }
 
   @Test
   void bandwidth_staleForecast_readsAsUnknown() {
-    ResourceSnapshot s = parse("{\"hosts\": [" + HOST + "," + HOST_B + "], \"pairs\": [{\"src\":"
-        + " \"a\", \"dst\": \"b\", \"bandwidth\": {\"value\": 8, \"stale\": true}}]}");
+    ResourceSnapshot s =
+        parse(
+            "{\"hosts\": ["
+                + HOST
+                + ","
+                + HOST_B
+                + "], \"pairs\": [{\"src\":"
+                + " \"a\", \"dst\": \"b\", \"bandwidth\": {\"value\": 8, \"stale\": true}}]}");
     assertTrue(Double.isNaN(s.bandwidth(0, 1)));
     assertTrue(s.link(0, 1).orElseThrow().bandwidth().stale());
     assertEquals(1e6, s.link(0, 1).orElseThrow().bandwidth().value());

@@ -20,8 +20,8 @@ class StripBalancerTest {
     Balance b = StripBalancer.balance(TWICE, new double[] {0, 0}, AREA);
     assertEquals(0.666667, b.seconds(), 1e-6);
     assertArrayEquals(new double[] {666666.7, 333333.3}, b.areas(), 0.1);
-    int[] w = StripRounder.round(b.areas(), 1000, new double[] {INF, INF}, TWICE,
-        new double[] {0, 0});
+    int[] w =
+        StripRounder.round(b.areas(), 1000, new double[] {INF, INF}, TWICE, new double[] {0, 0});
     assertArrayEquals(new int[] {667, 333}, w);
   }
 
@@ -46,15 +46,15 @@ class StripBalancerTest {
     assertEquals(1.233333, b.seconds(), 1e-6);
     assertEquals(-133333, b.areas()[1], 1);
     // The fallback, k = 1: T = N²·P₁ with no communication.
-    assertEquals(1.0, StripBalancer.balance(new double[] {1e-6}, new double[] {0}, AREA)
-        .seconds(), 1e-12);
+    assertEquals(
+        1.0, StripBalancer.balance(new double[] {1e-6}, new double[] {0}, AREA).seconds(), 1e-12);
   }
 
   @Test
   void balance_j5ThreeIdentical_endsGetMoreThanTheMiddle() {
     double c = 0.05;
-    Balance b = StripBalancer.balance(new double[] {1e-6, 1e-6, 1e-6},
-        new double[] {c, 2 * c, c}, AREA);
+    Balance b =
+        StripBalancer.balance(new double[] {1e-6, 1e-6, 1e-6}, new double[] {c, 2 * c, c}, AREA);
     assertEquals(0.4, b.seconds(), 1e-12);
     assertArrayEquals(new double[] {350000, 300000, 350000}, b.areas(), 1e-6);
   }
@@ -62,11 +62,13 @@ class StripBalancerTest {
   @Test
   void balance_j5BorderDearerThanHalfTheWork_middleGoesNegative() {
     double atLimit = 0.5; // N²P/2
-    Balance edge = StripBalancer.balance(new double[] {1e-6, 1e-6, 1e-6},
-        new double[] {atLimit, 2 * atLimit, atLimit}, AREA);
+    Balance edge =
+        StripBalancer.balance(
+            new double[] {1e-6, 1e-6, 1e-6}, new double[] {atLimit, 2 * atLimit, atLimit}, AREA);
     assertEquals(0, edge.areas()[1], 1e-6);
-    Balance over = StripBalancer.balance(new double[] {1e-6, 1e-6, 1e-6},
-        new double[] {0.51, 1.02, 0.51}, AREA);
+    Balance over =
+        StripBalancer.balance(
+            new double[] {1e-6, 1e-6, 1e-6}, new double[] {0.51, 1.02, 0.51}, AREA);
     assertTrue(over.areas()[1] < 0);
   }
 
@@ -83,8 +85,8 @@ class StripBalancerTest {
   @Test
   void capped_negativeArea_clampedToZeroAndOthersShare() {
     // J4: the second host's communication exceeds the balanced T, so it computes nothing.
-    Balance b = CappedStripBalancer.balance(TWICE, new double[] {0.1, 1.5},
-        new double[] {INF, INF}, AREA);
+    Balance b =
+        CappedStripBalancer.balance(TWICE, new double[] {0.1, 1.5}, new double[] {INF, INF}, AREA);
     assertEquals(1.1, b.seconds(), 1e-12);
     assertArrayEquals(new double[] {AREA, 0}, b.areas(), 1e-6);
   }
@@ -108,14 +110,14 @@ class StripBalancerTest {
 
   @Test
   void capped_notEnoughMemory_null() {
-    assertNull(CappedStripBalancer.balance(TWICE, new double[] {0, 0},
-        new double[] {4e5, 5e5}, AREA));
+    assertNull(
+        CappedStripBalancer.balance(TWICE, new double[] {0, 0}, new double[] {4e5, 5e5}, AREA));
   }
 
   @Test
   void capped_memoryExactlyEnough_fillsEveryHost() {
-    Balance b = CappedStripBalancer.balance(TWICE, new double[] {0, 0},
-        new double[] {4e5, 6e5}, AREA);
+    Balance b =
+        CappedStripBalancer.balance(TWICE, new double[] {0, 0}, new double[] {4e5, 6e5}, AREA);
     assertArrayEquals(new double[] {4e5, 6e5}, b.areas(), 1e-6);
     assertEquals(1.2, b.seconds(), 1e-12);
   }
@@ -124,8 +126,9 @@ class StripBalancerTest {
   void round_sumsToNAndRespectsCaps() {
     double[] areas = {1398.1 * 6000, 1356.9 * 6000, 3244.999 * 6000};
     double[] cap = {1398.5 * 6000, INF, INF};
-    int[] w = StripRounder.round(areas, 6000, cap, new double[] {1e-7, 1e-7, 1e-6},
-        new double[] {0, 0, 0});
+    int[] w =
+        StripRounder.round(
+            areas, 6000, cap, new double[] {1e-7, 1e-7, 1e-6}, new double[] {0, 0, 0});
     assertEquals(6000, Arrays.stream(w).sum());
     assertTrue(w[0] <= 1398);
   }
@@ -135,14 +138,24 @@ class StripBalancerTest {
     // Largest remainder would give the spare column to the slow third strip (fraction .8);
     // it costs least on the fast first one.
     double[] areas = {100.1 * 300, 100.1 * 300, 99.8 * 300};
-    int[] w = StripRounder.round(areas, 300, new double[] {INF, INF, INF},
-        new double[] {1e-7, 1e-7, 1e-5}, new double[] {0, 0, 0});
+    int[] w =
+        StripRounder.round(
+            areas,
+            300,
+            new double[] {INF, INF, INF},
+            new double[] {1e-7, 1e-7, 1e-5},
+            new double[] {0, 0, 0});
     assertArrayEquals(new int[] {101, 100, 99}, w);
   }
 
   @Test
   void round_capsTooTight_null() {
-    assertNull(StripRounder.round(new double[] {50, 50}, 10, new double[] {40, 40},
-        new double[] {1, 1}, new double[] {0, 0}));
+    assertNull(
+        StripRounder.round(
+            new double[] {50, 50},
+            10,
+            new double[] {40, 40},
+            new double[] {1, 1},
+            new double[] {0, 0}));
   }
 }

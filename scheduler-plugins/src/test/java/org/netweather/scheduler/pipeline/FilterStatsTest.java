@@ -6,8 +6,23 @@ import org.junit.jupiter.api.Test;
 
 /** docs/schedulers/pipelines.md, worked cases D1–D3: the paper's Table 1 (filter Ra). */
 class FilterStatsTest {
-  static final FilterStats RA = new FilterStats("Ra", 53.2312, 0.0009, 0.0172, 53.2118, 34.3982,
-      0.4498, 0.2700, 18.0936, 0.2757, 0.0005, 2477, 66_411_000, 2471, 25_514_000);
+  static final FilterStats RA =
+      new FilterStats(
+          "Ra",
+          53.2312,
+          0.0009,
+          0.0172,
+          53.2118,
+          34.3982,
+          0.4498,
+          0.2700,
+          18.0936,
+          0.2757,
+          0.0005,
+          2477,
+          66_411_000,
+          2471,
+          25_514_000);
 
   @Test
   void accounting_table1_closesWithinAMillisecond() {

@@ -12,8 +12,8 @@ import org.netweather.scheduler.frame.ResourceSnapshot;
 
 /**
  * Not a test: times clustering 1 000 hosts and scheduling a 5-filter pipeline over 1 000 hosts
- * (issue 7's benchmark). Run with the test class path; each figure is the best of 5 runs after
- * 3 warm-ups, on whatever machine runs it.
+ * (issue 7's benchmark). Run with the test class path; each figure is the best of 5 runs after 3
+ * warm-ups, on whatever machine runs it.
  */
 public final class PipelineTimings {
   private PipelineTimings() {}
@@ -46,11 +46,18 @@ public final class PipelineTimings {
     }
     Topology topo = new Topology(b.build(), List.of());
     List<Filter> fs = new ArrayList<>();
-    fs.add(new Filter(new FilterStats("F0", 0, 0, 0, 10, 0, 0, 0, 10, 0.1, 0, 0, 0, 1000, 1e8),
-        List.of("h0", "h1", "h2", "h3"), 0));
+    fs.add(
+        new Filter(
+            new FilterStats("F0", 0, 0, 0, 10, 0, 0, 0, 10, 0.1, 0, 0, 0, 1000, 1e8),
+            List.of("h0", "h1", "h2", "h3"),
+            0));
     for (int k = 1; k < 5; k++) {
-      fs.add(new Filter(new FilterStats("F" + k, 0, 0, 0, 20 * k, 0, 0, 0, 20 * k, 0.1, 0, 1000,
-          1e8, 1000, 1e8), List.of(), 0));
+      fs.add(
+          new Filter(
+              new FilterStats(
+                  "F" + k, 0, 0, 0, 20 * k, 0, 0, 0, 20 * k, 0.1, 0, 1000, 1e8, 1000, 1e8),
+              List.of(),
+              0));
     }
     Pipeline p = new Pipeline(fs, List.of());
     for (String what : new String[] {"cluster", "fcp", "bfc"}) {

@@ -16,7 +16,8 @@ import org.netweather.scheduler.frame.SnapshotReader;
 
 /** Host views from snapshot files, as a proxy's {@code nws snapshot --json} writes them. */
 class SnapshotHostViewsTest {
-  private static final String SNAPSHOT = """
+  private static final String SNAPSHOT =
+      """
       {"cluster": "lab",
        "hosts": [
         {"host": "a", "cpuAvailability": {"value": 0.5, "mae": 0.05}},
@@ -34,8 +35,8 @@ class SnapshotHostViewsTest {
   }
 
   private static List<HostView> views(ResourceSnapshot s, String... active) {
-    return SnapshotHostViews.views(s, List.of("a", "b", "c", "d", "e"),
-        Set.of(active)::contains, 60);
+    return SnapshotHostViews.views(
+        s, List.of("a", "b", "c", "d", "e"), Set.of(active)::contains, 60);
   }
 
   @Test
@@ -85,8 +86,10 @@ class SnapshotHostViewsTest {
   void views_hostNotInSnapshot_named(@TempDir Path dir) throws Exception {
     ResourceSnapshot s = snapshot(dir);
 
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SnapshotHostViews.views(s, List.of("a", "zz"), h -> false, 60));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> SnapshotHostViews.views(s, List.of("a", "zz"), h -> false, 60));
     assertTrue(e.getMessage().contains("zz"), e.getMessage());
   }
 
@@ -105,14 +108,21 @@ class SnapshotHostViewsTest {
     ResourceSnapshot s = snapshot(dir);
     AtomicInteger fetches = new AtomicInteger();
     double[] clock = {0};
-    LiveForecasts live = new LiveForecasts(() -> {
-      if (fetches.incrementAndGet() == 3) {
-        throw new IllegalStateException("proxy down");
-      }
-      return s;
-    }, 10, 60, 0, () -> clock[0]);
-    SwapManager m = new SwapManager("app", List.of("a", "b", "c"), 1,
-        new FphPolicy(FphParameters.defaults()), 2);
+    LiveForecasts live =
+        new LiveForecasts(
+            () -> {
+              if (fetches.incrementAndGet() == 3) {
+                throw new IllegalStateException("proxy down");
+              }
+              return s;
+            },
+            10,
+            60,
+            0,
+            () -> clock[0]);
+    SwapManager m =
+        new SwapManager(
+            "app", List.of("a", "b", "c"), 1, new FphPolicy(FphParameters.defaults()), 2);
 
     SwapPolicy.Epoch e = live.epoch(m, 0, 100, 1, 0, 1e6, 0.5);
     clock[0] = 5;
@@ -131,9 +141,15 @@ class SnapshotHostViewsTest {
 
   @Test
   void liveForecasts_noSnapshotYet_fails() {
-    LiveForecasts live = new LiveForecasts(() -> {
-      throw new IllegalStateException("no proxy serves cluster 'lab'");
-    }, 10, 60, 0, () -> 0);
+    LiveForecasts live =
+        new LiveForecasts(
+            () -> {
+              throw new IllegalStateException("no proxy serves cluster 'lab'");
+            },
+            10,
+            60,
+            0,
+            () -> 0);
 
     assertThrows(IllegalStateException.class, live::snapshot);
   }

@@ -21,22 +21,23 @@ class SwapDispatcherServiceTest {
   private final SwapDispatcher dispatcher = new SwapDispatcher();
 
   private SwapDispatcherClient client() throws Exception {
-    return new SwapDispatcherClient(grpc.inProcess(new SwapDispatcherService(dispatcher)),
-        Duration.ofSeconds(5));
+    return new SwapDispatcherClient(
+        grpc.inProcess(new SwapDispatcherService(dispatcher)), Duration.ofSeconds(5));
   }
 
   @Test
   void status_everyApplicationByName_withRanksAndLastSwap() throws Exception {
     dispatcher.start("zeta", List.of("a", "b", "c"), 2, new NaivePolicy(false), 2);
-    SwapManager alpha = dispatcher.start("alpha", List.of("h0", "h1", "h2"), 1,
-        new FphPolicy(FphParameters.defaults()), 2);
+    SwapManager alpha =
+        dispatcher.start(
+            "alpha", List.of("h0", "h1", "h2"), 1, new FphPolicy(FphParameters.defaults()), 2);
     alpha.force("h0", "h2");
     alpha.swapPoint(epoch(alpha));
 
     List<SwapApplication> all = client().status("");
 
-    assertEquals(List.of("alpha", "zeta"),
-        all.stream().map(SwapApplication::getApplication).toList());
+    assertEquals(
+        List.of("alpha", "zeta"), all.stream().map(SwapApplication::getApplication).toList());
     SwapApplication a = all.get(0);
     assertEquals("fph", a.getPolicy());
     assertEquals("h2", a.getRoot());

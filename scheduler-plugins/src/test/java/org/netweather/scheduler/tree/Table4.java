@@ -29,8 +29,8 @@ final class Table4 {
     List<TreeNode> kids = new java.util.ArrayList<>();
     for (int i = 0; i < 6; i++) {
       TreeNode c = root.children().get(i);
-      kids.add(TreeNode.leaf(c.name(), c.computeRate(), c.linkRate(), irS[i],
-          c.recvInterference()));
+      kids.add(
+          TreeNode.leaf(c.name(), c.computeRate(), c.linkRate(), irS[i], c.recvInterference()));
     }
     return TreeNode.root(root.name(), root.computeRate(), root.sendLimit(), kids);
   }

@@ -30,11 +30,14 @@ class TreeReaderTest {
 
   @Test
   void parse_nestedTree_readsEveryLevel() {
-    TreeNode root = TreeReader.parse("{\"root\": {\"name\": \"r\", \"computeRate\": 1, "
-        + "\"children\": [{\"name\": \"m\", \"computeRate\": 2, \"linkRate\": 3, "
-        + "\"sendInterference\": 0.1, \"sendLimit\": 4, \"children\": [{\"name\": \"g\", "
-        + "\"computeRate\": 5, \"linkRate\": 6, \"sendInterference\": 0.2, "
-        + "\"recvInterference\": 0.3}]}]}}", "t.json");
+    TreeNode root =
+        TreeReader.parse(
+            "{\"root\": {\"name\": \"r\", \"computeRate\": 1, "
+                + "\"children\": [{\"name\": \"m\", \"computeRate\": 2, \"linkRate\": 3, "
+                + "\"sendInterference\": 0.1, \"sendLimit\": 4, \"children\": [{\"name\": \"g\", "
+                + "\"computeRate\": 5, \"linkRate\": 6, \"sendInterference\": 0.2, "
+                + "\"recvInterference\": 0.3}]}]}}",
+            "t.json");
     assertEquals(3, root.preorder().size());
     TreeNode m = root.children().get(0);
     assertEquals(0, m.recvInterference());
@@ -45,8 +48,10 @@ class TreeReaderTest {
 
   @Test
   void parse_unknownKeys_namedWithPaths() {
-    IllegalArgumentException e = bad("{\"rooot\": 1, \"root\": {\"name\": \"r\", "
-        + "\"computeRate\": 1, \"speed\": 2, \"children\": [{\"name\": \"c\", \"rate\": 1}]}}");
+    IllegalArgumentException e =
+        bad(
+            "{\"rooot\": 1, \"root\": {\"name\": \"r\", "
+                + "\"computeRate\": 1, \"speed\": 2, \"children\": [{\"name\": \"c\", \"rate\": 1}]}}");
     assertTrue(e.getMessage().contains("rooot"), e.getMessage());
     assertTrue(e.getMessage().contains("root.speed"), e.getMessage());
     assertTrue(e.getMessage().contains("root.children[0].rate"), e.getMessage());
@@ -56,15 +61,23 @@ class TreeReaderTest {
   void parse_invalidNodes_rejectedNamingTheField() {
     assertTrue(bad("{}").getMessage().contains("root: missing"));
     assertTrue(bad("{\"root\": {\"name\": \"r\"}}").getMessage().contains("root.computeRate"));
-    assertTrue(bad("{\"root\": {\"name\": \"r\", \"computeRate\": 1, \"linkRate\": 2}}")
-        .getMessage().contains("root.linkRate: the root has no parent link"));
-    assertTrue(bad("{\"root\": {\"name\": \"r\", \"computeRate\": 1, \"children\": [{\"name\":"
-        + " \"c\", \"computeRate\": 1, \"linkRate\": 1}]}}").getMessage()
-        .contains("root.children[0].sendInterference"));
-    assertTrue(bad("{\"root\": {\"name\": \"r\", \"computeRate\": 1, \"children\": [{\"name\":"
-        + " \"r\", \"computeRate\": 1, \"linkRate\": 1, \"sendInterference\": 0}]}}")
-        .getMessage().contains("'r' appears twice"));
-    assertTrue(bad("{\"root\": {\"name\": \"r\", \"computeRate\": \"fast\"}}").getMessage()
-        .contains("root.computeRate: not a number"));
+    assertTrue(
+        bad("{\"root\": {\"name\": \"r\", \"computeRate\": 1, \"linkRate\": 2}}")
+            .getMessage()
+            .contains("root.linkRate: the root has no parent link"));
+    assertTrue(
+        bad("{\"root\": {\"name\": \"r\", \"computeRate\": 1, \"children\": [{\"name\":"
+                + " \"c\", \"computeRate\": 1, \"linkRate\": 1}]}}")
+            .getMessage()
+            .contains("root.children[0].sendInterference"));
+    assertTrue(
+        bad("{\"root\": {\"name\": \"r\", \"computeRate\": 1, \"children\": [{\"name\":"
+                + " \"r\", \"computeRate\": 1, \"linkRate\": 1, \"sendInterference\": 0}]}}")
+            .getMessage()
+            .contains("'r' appears twice"));
+    assertTrue(
+        bad("{\"root\": {\"name\": \"r\", \"computeRate\": \"fast\"}}")
+            .getMessage()
+            .contains("root.computeRate: not a number"));
   }
 }

@@ -12,18 +12,18 @@ import org.netweather.scheduler.frame.ResourceSnapshot;
 import org.netweather.scheduler.frame.SnapshotReader;
 
 /**
- * Runs real Jacobi sweeps on local threads with a schedule's strip widths and compares the
- * measured iteration time with the model's prediction.
+ * Runs real Jacobi sweeps on local threads with a schedule's strip widths and compares the measured
+ * iteration time with the model's prediction.
  *
  * <p>The hosts of a schedule are usually elsewhere, so this emulates them on this machine at a
- * common scale s = (local seconds per point) / (fastest host's P): strip i updates its columns
- * for real, {@code P_i / P_min} times over (the fractional part on a share of its rows), then
- * copies its border columns and waits out {@code s·C_i} for the rest of its border exchange.
- * The model then predicts {@code s·T_i} for every strip, and the slowest strip plus the barrier
- * is the iteration. What this checks is the balance: widths that the model says finish together
- * must finish together when the work is real. It is only meaningful with no more strips than
- * free cores, which the report states; what the model leaves out (strips sharing the memory bus,
- * the barrier itself) shows up as measured above predicted.
+ * common scale s = (local seconds per point) / (fastest host's P): strip i updates its columns for
+ * real, {@code P_i / P_min} times over (the fractional part on a share of its rows), then copies
+ * its border columns and waits out {@code s·C_i} for the rest of its border exchange. The model
+ * then predicts {@code s·T_i} for every strip, and the slowest strip plus the barrier is the
+ * iteration. What this checks is the balance: widths that the model says finish together must
+ * finish together when the work is real. It is only meaningful with no more strips than free cores,
+ * which the report states; what the model leaves out (strips sharing the memory bus, the barrier
+ * itself) shows up as measured above predicted.
  *
  * <p>Seconds per point are calibrated on whole-grid sweeps, and the strips meet at a spinning
  * barrier: a parked thread's wake-up can cost as much as a small strip's iteration.
@@ -41,12 +41,19 @@ public final class JacobiDemonstrator {
    * @param scale local seconds per modelled second
    * @param cores processors available to this JVM
    */
-  public record Report(int size, int iterations, double localSecondsPerPoint, double scale,
-      int cores, List<StripRun> strips, double predictedSeconds, double measuredSeconds) {}
+  public record Report(
+      int size,
+      int iterations,
+      double localSecondsPerPoint,
+      double scale,
+      int cores,
+      List<StripRun> strips,
+      double predictedSeconds,
+      double measuredSeconds) {}
 
   /** One strip: its width, emulated slowdown and predicted and measured busy time. */
-  public record StripRun(String host, int width, double slowdown, double predictedSeconds,
-      double measuredSeconds) {}
+  public record StripRun(
+      String host, int width, double slowdown, double predictedSeconds, double measuredSeconds) {}
 
   /** Demonstrates {@code schedule} computed from {@code model}, for {@code iterations}. */
   public static Report run(JacobiSchedule schedule, StripModel model, int iterations) {
@@ -56,9 +63,14 @@ public final class JacobiDemonstrator {
     int n = schedule.size();
     long bytes = 16L * n * n;
     if (bytes > Runtime.getRuntime().maxMemory() / 2) {
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "a %dx%d grid needs %d MiB here, more than half this JVM's heap; demonstrate a smaller "
-              + "--size", n, n, bytes >> 20));
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "a %dx%d grid needs %d MiB here, more than half this JVM's heap; demonstrate a smaller "
+                  + "--size",
+              n,
+              n,
+              bytes >> 20));
     }
     int k = schedule.hosts().size();
     int[] set = schedule.hosts().stream().mapToInt(model.snapshot()::indexOf).toArray();
@@ -75,37 +87,68 @@ public final class JacobiDemonstrator {
     sweep.run();
     List<StripRun> strips = new ArrayList<>();
     for (int i = 0; i < k; i++) {
-      strips.add(new StripRun(schedule.hosts().get(i), schedule.widths().get(i), p[i] / pMin,
-          scale * schedule.stripSeconds().get(i), sweep.busy[i] / sweep.counted));
+      strips.add(
+          new StripRun(
+              schedule.hosts().get(i),
+              schedule.widths().get(i),
+              p[i] / pMin,
+              scale * schedule.stripSeconds().get(i),
+              sweep.busy[i] / sweep.counted));
     }
-    return new Report(n, iterations, local, scale, Runtime.getRuntime().availableProcessors(),
-        strips, scale * schedule.predictedSeconds(), sweep.wall / sweep.counted);
+    return new Report(
+        n,
+        iterations,
+        local,
+        scale,
+        Runtime.getRuntime().availableProcessors(),
+        strips,
+        scale * schedule.predictedSeconds(),
+        sweep.wall / sweep.counted);
   }
 
   /** Prints a report as a table. */
   public static void print(Report r, PrintWriter out) {
-    out.printf(Locale.ROOT, "demonstration: %d iterations of %dx%d on %d local threads "
-        + "(%d cores); local %.3g s/point, 1 modelled s = %.4g local s%n", r.iterations(),
-        r.size(), r.size(), r.strips().size(), r.cores(), r.localSecondsPerPoint(), r.scale());
+    out.printf(
+        Locale.ROOT,
+        "demonstration: %d iterations of %dx%d on %d local threads "
+            + "(%d cores); local %.3g s/point, 1 modelled s = %.4g local s%n",
+        r.iterations(),
+        r.size(),
+        r.size(),
+        r.strips().size(),
+        r.cores(),
+        r.localSecondsPerPoint(),
+        r.scale());
     if (r.strips().size() > r.cores()) {
-      out.println("warning: more strips than cores; threads share CPUs, so measured times "
-          + "include that contention and the model does not");
+      out.println(
+          "warning: more strips than cores; threads share CPUs, so measured times "
+              + "include that contention and the model does not");
     }
-    out.printf("%-12s %7s %9s %14s %14s%n", "HOST", "WIDTH", "SLOWDOWN", "PREDICTED (s)",
-        "MEASURED (s)");
+    out.printf(
+        "%-12s %7s %9s %14s %14s%n", "HOST", "WIDTH", "SLOWDOWN", "PREDICTED (s)", "MEASURED (s)");
     for (StripRun s : r.strips()) {
-      out.printf(Locale.ROOT, "%-12s %7d %9.3f %14.6f %14.6f%n", s.host(), s.width(),
-          s.slowdown(), s.predictedSeconds(), s.measuredSeconds());
+      out.printf(
+          Locale.ROOT,
+          "%-12s %7d %9.3f %14.6f %14.6f%n",
+          s.host(),
+          s.width(),
+          s.slowdown(),
+          s.predictedSeconds(),
+          s.measuredSeconds());
     }
-    out.printf(Locale.ROOT, "iteration: predicted %.6f s, measured %.6f s (ratio %.3f)%n",
-        r.predictedSeconds(), r.measuredSeconds(), r.measuredSeconds() / r.predictedSeconds());
+    out.printf(
+        Locale.ROOT,
+        "iteration: predicted %.6f s, measured %.6f s (ratio %.3f)%n",
+        r.predictedSeconds(),
+        r.measuredSeconds(),
+        r.measuredSeconds() / r.predictedSeconds());
     out.flush();
   }
 
   /**
-   * Local seconds to update one point: the median of single-threaded sweeps over the whole
-   * grid, after two warm-up sweeps. Whole-grid sweeps, not a cache-sized block, because the
-   * strips stream through memory too.
+   * Local seconds to update one point: the median of single-threaded sweeps over the whole grid,
+   * after two warm-up sweeps. Whole-grid sweeps, not a cache-sized block, because the strips stream
+   * through memory too.
    */
   static double calibrate(int n) {
     double[] a = new double[n * n];
@@ -128,8 +171,8 @@ public final class JacobiDemonstrator {
   }
 
   /**
-   * One Jacobi update of columns [from, to) of {@code src} into {@code dst}, repeated
-   * {@code work} times (the fraction on the top share of rows). Edges are fixed boundaries.
+   * One Jacobi update of columns [from, to) of {@code src} into {@code dst}, repeated {@code work}
+   * times (the fraction on the top share of rows). Edges are fixed boundaries.
    */
   static void update(double[] src, double[] dst, int n, int from, int to, double work) {
     int whole = (int) Math.floor(work);
@@ -186,46 +229,52 @@ public final class JacobiDemonstrator {
 
     void run() {
       int k = work.length;
-      SpinBarrier barrier = new SpinBarrier(k, () -> {
-        long now = System.nanoTime();
-        if (trips >= warmup) {
-          wall += (now - lastTrip) / 1e9;
-          counted++;
-        }
-        trips++;
-        lastTrip = now;
-        double[] t = src;
-        src = dst;
-        dst = t;
-      });
+      SpinBarrier barrier =
+          new SpinBarrier(
+              k,
+              () -> {
+                long now = System.nanoTime();
+                if (trips >= warmup) {
+                  wall += (now - lastTrip) / 1e9;
+                  counted++;
+                }
+                trips++;
+                lastTrip = now;
+                double[] t = src;
+                src = dst;
+                dst = t;
+              });
       List<Thread> threads = new ArrayList<>();
       Throwable[] failure = new Throwable[1];
       lastTrip = System.nanoTime();
       for (int i = 0; i < k; i++) {
         int strip = i;
-        Thread t = new Thread(() -> {
-          try {
-            for (int it = 0; it < warmup + iterations; it++) {
-              long t0 = System.nanoTime();
-              update(src, dst, n, first[strip], first[strip + 1], work[strip]);
-              // The border exchange: real copies are free in shared memory, so wait out the
-              // modelled transfer time instead (spinning: sleeps overshoot at this scale).
-              long until = System.nanoTime() + waitNanos[strip];
-              while (System.nanoTime() < until) {
-                Thread.onSpinWait();
-              }
-              if (it >= warmup) {
-                busy[strip] += (System.nanoTime() - t0) / 1e9;
-              }
-              barrier.await();
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          } catch (RuntimeException e) {
-            barrier.breakIt();
-            failure[0] = e;
-          }
-        }, "jacobi-strip-" + i);
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    for (int it = 0; it < warmup + iterations; it++) {
+                      long t0 = System.nanoTime();
+                      update(src, dst, n, first[strip], first[strip + 1], work[strip]);
+                      // The border exchange: real copies are free in shared memory, so wait out the
+                      // modelled transfer time instead (spinning: sleeps overshoot at this scale).
+                      long until = System.nanoTime() + waitNanos[strip];
+                      while (System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                      }
+                      if (it >= warmup) {
+                        busy[strip] += (System.nanoTime() - t0) / 1e9;
+                      }
+                      barrier.await();
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  } catch (RuntimeException e) {
+                    barrier.breakIt();
+                    failure[0] = e;
+                  }
+                },
+                "jacobi-strip-" + i);
         threads.add(t);
         t.start();
       }
@@ -246,8 +295,8 @@ public final class JacobiDemonstrator {
 
   /**
    * A barrier that spins (then yields) instead of parking: with one thread per core, a parked
-   * thread's wake-up costs as much as a small strip's whole iteration, and that cost belongs to
-   * the JVM, not to the schedule being checked.
+   * thread's wake-up costs as much as a small strip's whole iteration, and that cost belongs to the
+   * JVM, not to the schedule being checked.
    */
   private static final class SpinBarrier {
     private final int parties;
@@ -299,7 +348,8 @@ public final class JacobiDemonstrator {
     JacobiOptions options = JacobiOptions.defaults();
     JacobiSchedule schedule = JacobiScheduler.schedule(snapshot, problem, options);
     StripModel model = new StripModel(snapshot, problem, options.errorMargin());
-    print(run(schedule, model, iterations),
+    print(
+        run(schedule, model, iterations),
         new PrintWriter(System.out, true, Charset.defaultCharset()));
   }
 }

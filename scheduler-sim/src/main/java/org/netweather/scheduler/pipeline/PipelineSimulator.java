@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Executes a placement as a fluid discrete-event simulation, so estimates can be set against
- * what the placement would really achieve.
+ * Executes a placement as a fluid discrete-event simulation, so estimates can be set against what
+ * the placement would really achieve.
  *
  * <pre>
  * - Each copy repeats read → compute → write. Sources have no read; a copy's compute for one
@@ -29,20 +29,21 @@ public final class PipelineSimulator {
   private PipelineSimulator() {}
 
   /**
-   * The outcome: simulated makespan and, per filter, the bytes/s its input arrived at over its
-   * busy period (for the source, its output rate).
+   * The outcome: simulated makespan and, per filter, the bytes/s its input arrived at over its busy
+   * period (for the source, its output rate).
    */
   public record Result(double makespan, double[] stageRates, long events) {}
 
   private static final class Copy {
     final int filter;
     final int host;
-    double cyclesLeft;     // a source's remaining cycles; unused otherwise
-    int queued;            // buffers received, not yet processed
-    int inFlight;          // buffers being sent to this copy
-    double work;           // CPU seconds left in the current cycle, 0 when idle
-    double credit;         // output buffers owed (fractional)
+    double cyclesLeft; // a source's remaining cycles; unused otherwise
+    int queued; // buffers received, not yet processed
+    int inFlight; // buffers being sent to this copy
+    double work; // CPU seconds left in the current cycle, 0 when idle
+    double credit; // output buffers owed (fractional)
     boolean computing;
+
     Copy(int filter, int host) {
       this.filter = filter;
       this.host = host;
@@ -55,6 +56,7 @@ public final class PipelineSimulator {
     double bytes;
     double rate;
     final int[] resources;
+
     Flow(Copy from, Copy to, double bytes, int[] resources) {
       this.from = from;
       this.to = to;
@@ -122,8 +124,8 @@ public final class PipelineSimulator {
       }
       if (dt == Double.POSITIVE_INFINITY) {
         if (!flows.isEmpty() || anyComputing(copies)) {
-          throw new IllegalArgumentException("the placement cannot finish: a stream has no "
-              + "bandwidth or a host no CPU");
+          throw new IllegalArgumentException(
+              "the placement cannot finish: a stream has no " + "bandwidth or a host no CPU");
         }
         break;
       }
@@ -160,8 +162,9 @@ public final class PipelineSimulator {
             c.work = 0;
             c.credit += pipeline.filter(c.filter).stats().outPerCycle();
             if (c.filter == 0) {
-              bytesIn[0] += pipeline.filter(0).stats().outPerCycle()
-                  * pipeline.filter(0).stats().outBytesPerBuffer();
+              bytesIn[0] +=
+                  pipeline.filter(0).stats().outPerCycle()
+                      * pipeline.filter(0).stats().outBytesPerBuffer();
               lastIn[0] = now;
               firstIn[0] = 0;
             }
@@ -173,8 +176,8 @@ public final class PipelineSimulator {
     }
     double[] rates = new double[nf];
     for (int i = 0; i < nf; i++) {
-      rates[i] = bytesIn[i] / Math.max(lastIn[i] - (Double.isNaN(firstIn[i]) ? 0 : firstIn[i]),
-          1e-12);
+      rates[i] =
+          bytesIn[i] / Math.max(lastIn[i] - (Double.isNaN(firstIn[i]) ? 0 : firstIn[i]), 1e-12);
     }
     return new Result(now, rates, events);
   }
@@ -205,25 +208,25 @@ public final class PipelineSimulator {
   }
 
   /** Sends owed buffers to the least-loaded consumer copy (demand-driven). */
-  private static void emit(Pipeline pipeline, Topology topo, List<List<Copy>> copies,
-      List<Flow> flows, int n) {
+  private static void emit(
+      Pipeline pipeline, Topology topo, List<List<Copy>> copies, List<Flow> flows, int n) {
     for (int i = 0; i < copies.size(); i++) {
       for (Copy c : copies.get(i)) {
         while (c.credit >= 1 - 1e-9) {
           if (i == copies.size() - 1) {
-            c.credit = 0;   // the sink's output leaves the pipeline
+            c.credit = 0; // the sink's output leaves the pipeline
             break;
           }
           Copy to = null;
           for (Copy d : copies.get(i + 1)) {
             int load = d.queued + d.inFlight + (d.computing ? 1 : 0);
-            if (load < WINDOW && (to == null
-                || load < to.queued + to.inFlight + (to.computing ? 1 : 0))) {
+            if (load < WINDOW
+                && (to == null || load < to.queued + to.inFlight + (to.computing ? 1 : 0))) {
               to = d;
             }
           }
           if (to == null) {
-            break;   // every consumer is full: the producer stalls
+            break; // every consumer is full: the producer stalls
           }
           c.credit -= 1;
           to.inFlight++;

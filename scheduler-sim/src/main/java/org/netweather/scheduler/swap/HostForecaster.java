@@ -1,14 +1,14 @@
 package org.netweather.scheduler.swap;
 
 /**
- * A small NWS-style forecaster for one host's corrected availability, with the level
- * persistence FPH needs; the live manager uses NetWeather's forecaster instead.
+ * A small NWS-style forecaster for one host's corrected availability, with the level persistence
+ * FPH needs; the live manager uses NetWeather's forecaster instead.
  *
- * <p>Battery: last value, running means of the last 5 and 20, exponential smoothing at 0.2;
- * the forecast is that of the predictor with the lowest cumulative absolute error, and the error
- * reported is its mean absolute error, as NWS does. A level ends when a sample leaves the
- * current level's mean by more than {@code LEVEL_JUMP}; τ = max(mean finished level length,
- * age of the current one), since for heavy-tailed durations residual life grows with age.
+ * <p>Battery: last value, running means of the last 5 and 20, exponential smoothing at 0.2; the
+ * forecast is that of the predictor with the lowest cumulative absolute error, and the error
+ * reported is its mean absolute error, as NWS does. A level ends when a sample leaves the current
+ * level's mean by more than {@code LEVEL_JUMP}; τ = max(mean finished level length, age of the
+ * current one), since for heavy-tailed durations residual life grows with age.
  */
 final class HostForecaster {
   static final double LEVEL_JUMP = 0.15;

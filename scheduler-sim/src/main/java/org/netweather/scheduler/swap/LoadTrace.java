@@ -5,10 +5,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A host's background run-queue over time: OFF (0) and ON periods alternate, with exponential
- * or Pareto(1.5) durations and ON levels from {1, 2} or U(0.1, 2) (docs/schedulers/swapping.md,
- * "The simulator").
- * Generated lazily from its own random stream, so every policy sees the same trace.
+ * A host's background run-queue over time: OFF (0) and ON periods alternate, with exponential or
+ * Pareto(1.5) durations and ON levels from {1, 2} or U(0.1, 2) (docs/schedulers/swapping.md, "The
+ * simulator"). Generated lazily from its own random stream, so every policy sees the same trace.
  */
 final class LoadTrace {
   private final Random rnd;
@@ -16,7 +15,7 @@ final class LoadTrace {
   private final double offMean;
   private final boolean pareto;
   private final boolean continuous;
-  private final List<double[]> steps = new ArrayList<>();   // {start, level}
+  private final List<double[]> steps = new ArrayList<>(); // {start, level}
   private double end;
 
   LoadTrace(long seed, double onMean, double offMean, boolean pareto, boolean continuous) {
@@ -47,8 +46,7 @@ final class LoadTrace {
     }
     while (end <= t) {
       boolean wasOn = steps.get(steps.size() - 1)[1] > 0;
-      double level = wasOn ? 0 : continuous ? 0.1 + 1.9 * rnd.nextDouble()
-          : 1 + rnd.nextInt(2);
+      double level = wasOn ? 0 : continuous ? 0.1 + 1.9 * rnd.nextDouble() : 1 + rnd.nextInt(2);
       steps.add(new double[] {end, level});
       end += duration(wasOn ? offMean : onMean);
     }

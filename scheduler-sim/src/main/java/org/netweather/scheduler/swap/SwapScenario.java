@@ -8,20 +8,41 @@ package org.netweather.scheduler.swap;
  * @param heterogeneity speeds are 1 ± this, uniformly
  * @param noise σ of the Gaussian noise added to each load-average measurement
  */
-public record SwapScenario(String name, int hosts, int active, double onMean, double offMean,
-    boolean pareto, boolean continuous, double heterogeneity, double noise, double swapCost,
-    int iterations, double work, double comm, double period) {
+public record SwapScenario(
+    String name,
+    int hosts,
+    int active,
+    double onMean,
+    double offMean,
+    boolean pareto,
+    boolean continuous,
+    double heterogeneity,
+    double noise,
+    double swapCost,
+    int iterations,
+    double work,
+    double comm,
+    double period) {
 
-  private static SwapScenario of(String name, int hosts, int active, double on, double off,
-      boolean pareto, boolean continuous, double het, double noise, double cost) {
-    return new SwapScenario(name, hosts, active, on, off, pareto, continuous, het, noise, cost,
-        1800, 1.0, 0.02, 10);
+  private static SwapScenario of(
+      String name,
+      int hosts,
+      int active,
+      double on,
+      double off,
+      boolean pareto,
+      boolean continuous,
+      double het,
+      double noise,
+      double cost) {
+    return new SwapScenario(
+        name, hosts, active, on, off, pareto, continuous, het, noise, cost, 1800, 1.0, 0.02, 10);
   }
 
   /**
    * S1–S6 and N1–N4 as described in docs/schedulers/swapping.md, "The simulator". Where the text
-   * names no load speed we
-   * use the slow fish-like 300 s / 600 s of S2; only S5 and N4 are called "fast" (20 s / 40 s).
+   * names no load speed we use the slow fish-like 300 s / 600 s of S2; only S5 and N4 are called
+   * "fast" (20 s / 40 s).
    */
   public static java.util.List<SwapScenario> table() {
     return java.util.List.of(

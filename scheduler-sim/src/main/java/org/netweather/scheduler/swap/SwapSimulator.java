@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Discrete-event simulation of an over-allocated iterative application under a swap policy:
- * the experiment of docs/schedulers/swapping.md, "The simulator".
+ * Discrete-event simulation of an over-allocated iterative application under a swap policy: the
+ * experiment of docs/schedulers/swapping.md, "The simulator".
  *
  * <pre>
  * - H hosts, p active; an iteration takes W / min over active of (speed · 1/(1 + bg)) + comm.
@@ -36,8 +36,8 @@ public final class SwapSimulator {
     List<String> names = new ArrayList<>();
     for (int h = 0; h < n; h++) {
       speed[h] = 1 + sc.heterogeneity() * (2 * setup.nextDouble() - 1);
-      bg[h] = new LoadTrace(setup.nextLong(), sc.onMean(), sc.offMean(), sc.pareto(),
-          sc.continuous());
+      bg[h] =
+          new LoadTrace(setup.nextLong(), sc.onMean(), sc.offMean(), sc.pareto(), sc.continuous());
       names.add("h" + h);
     }
     Random noise = new Random(seed * 31 + 7);
@@ -46,14 +46,20 @@ public final class SwapSimulator {
     for (int h = 0; h < n; h++) {
       order[h] = h;
     }
-    Arrays.sort(order, (a, b) -> Double.compare(speed[b] / (1 + bg[b].at(0)),
-        speed[a] / (1 + bg[a].at(0))));
+    Arrays.sort(
+        order,
+        (a, b) -> Double.compare(speed[b] / (1 + bg[b].at(0)), speed[a] / (1 + bg[a].at(0))));
     List<String> initial = new ArrayList<>();
     for (Integer h : order) {
       initial.add(names.get(h));
     }
-    SwapManager manager = new SwapManager("sim", initial, sc.active(),
-        policy == null ? new NaivePolicy(false) : policy, cooldownFactor);
+    SwapManager manager =
+        new SwapManager(
+            "sim",
+            initial,
+            sc.active(),
+            policy == null ? new NaivePolicy(false) : policy,
+            cooldownFactor);
     boolean[] active = new boolean[n];
     for (int r = 0; r < sc.active(); r++) {
       active[order[r]] = true;
@@ -76,12 +82,26 @@ public final class SwapSimulator {
         fresh = false;
         List<HostView> views = new ArrayList<>();
         for (int h = 0; h < n; h++) {
-          views.add(new HostView(names.get(h), active[h], measured[h], fc[h].forecast(),
-              fc[h].error(), fc[h].persistence(now, 60)));
+          views.add(
+              new HostView(
+                  names.get(h),
+                  active[h],
+                  measured[h],
+                  fc[h].forecast(),
+                  fc[h].error(),
+                  fc[h].persistence(now, 60)));
         }
-        SwapPolicy.Epoch epoch = new SwapPolicy.Epoch(now, views, sc.iterations() - it,
-            sc.work(), sc.comm(), 0, sc.swapCost(), (a, b) -> Double.POSITIVE_INFINITY,
-            manager.cooldown());
+        SwapPolicy.Epoch epoch =
+            new SwapPolicy.Epoch(
+                now,
+                views,
+                sc.iterations() - it,
+                sc.work(),
+                sc.comm(),
+                0,
+                sc.swapCost(),
+                (a, b) -> Double.POSITIVE_INFINITY,
+                manager.cooldown());
         for (SwapManager.Event e : manager.swapPoint(epoch)) {
           active[names.indexOf(e.out())] = false;
           active[names.indexOf(e.in())] = true;
@@ -116,8 +136,8 @@ public final class SwapSimulator {
     LoadTrace[] bg = new LoadTrace[n];
     for (int h = 0; h < n; h++) {
       speed[h] = 1 + sc.heterogeneity() * (2 * setup.nextDouble() - 1);
-      bg[h] = new LoadTrace(setup.nextLong(), sc.onMean(), sc.offMean(), sc.pareto(),
-          sc.continuous());
+      bg[h] =
+          new LoadTrace(setup.nextLong(), sc.onMean(), sc.offMean(), sc.pareto(), sc.continuous());
     }
     double now = 0;
     double[] rate = new double[n];
@@ -132,8 +152,8 @@ public final class SwapSimulator {
   }
 
   /** Moves time on by dt, smoothing load averages as Unix does (1-minute constant). */
-  private static double advance(double now, double dt, LoadTrace[] bg, boolean[] active,
-      double[] loadAvg) {
+  private static double advance(
+      double now, double dt, LoadTrace[] bg, boolean[] active, double[] loadAvg) {
     double t = now;
     double end = now + dt;
     while (t < end) {
@@ -150,16 +170,22 @@ public final class SwapSimulator {
 
   /** Mean makespan and swap count over seeds 1..seeds for each policy; oracle last. */
   public static String table(List<SwapScenario> scenarios, int seeds) {
-    StringBuilder out = new StringBuilder(String.format("%-4s %14s %14s %14s %14s %8s%n",
-        "", "none", "naive", "naive_corr", "FPH", "oracle"));
+    StringBuilder out =
+        new StringBuilder(
+            String.format(
+                "%-4s %14s %14s %14s %14s %8s%n",
+                "", "none", "naive", "naive_corr", "FPH", "oracle"));
     for (SwapScenario sc : scenarios) {
       double[] ms = new double[4];
       double[] sw = new double[4];
       double or = 0;
       for (long s = 1; s <= seeds; s++) {
-        Run[] runs = {run(sc, null, s, 2), run(sc, new NaivePolicy(false), s, 2),
-            run(sc, new NaivePolicy(true), s, 2),
-            run(sc, new FphPolicy(FphParameters.defaults()), s, 2)};
+        Run[] runs = {
+          run(sc, null, s, 2),
+          run(sc, new NaivePolicy(false), s, 2),
+          run(sc, new NaivePolicy(true), s, 2),
+          run(sc, new FphPolicy(FphParameters.defaults()), s, 2)
+        };
         for (int k = 0; k < 4; k++) {
           ms[k] += runs[k].makespan() / seeds;
           sw[k] += (double) runs[k].swaps() / seeds;
@@ -177,7 +203,6 @@ public final class SwapSimulator {
 
   /** Prints the §5d table: {@code java ...SwapSimulator [seeds]}. */
   public static void main(String[] args) {
-    System.out.print(table(SwapScenario.table(), args.length > 0 ? Integer.parseInt(args[0])
-        : 10));
+    System.out.print(table(SwapScenario.table(), args.length > 0 ? Integer.parseInt(args[0]) : 10));
   }
 }

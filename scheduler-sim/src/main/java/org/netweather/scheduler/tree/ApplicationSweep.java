@@ -10,13 +10,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The paper's 18 application types on one tree: task sizes 2, 5 and 10 MB times 1, 3, 5, 7, 9
- * and 11 compute units, each protocol's simulated makespan normalised to RootComputes, beside
- * the steady-state bounds.
+ * The paper's 18 application types on one tree: task sizes 2, 5 and 10 MB times 1, 3, 5, 7, 9 and
+ * 11 compute units, each protocol's simulated makespan normalised to RootComputes, beside the
+ * steady-state bounds.
  *
  * <p>Kreaseck et al. §4.3 and Figure 5 report this grid for the Table 4 fork graph (the figure's
- * values
- * are not in the text, only its findings). Run it on the example:
+ * values are not in the text, only its findings). Run it on the example:
  *
  * <pre>
  *   java -cp ... org.netweather.scheduler.tree.ApplicationSweep examples/tree/table4.json [TASKS]
@@ -25,6 +24,7 @@ import java.util.Map;
 public final class ApplicationSweep {
   /** Task sizes of the paper, MB. */
   static final double[] SIZES_MB = {2, 5, 10};
+
   /** Compute sizes of the paper, diagonals: "six sizes from 1 to 11". */
   static final double[] COMPUTES = {1, 3, 5, 7, 9, 11};
 
@@ -37,12 +37,19 @@ public final class ApplicationSweep {
    * @param boundSingle normalised time at the single-port bound
    * @param normalised each protocol's makespan over RootComputes'
    */
-  public record Row(double sizeMb, double compute, double boundMulti, double boundSingle,
+  public record Row(
+      double sizeMb,
+      double compute,
+      double boundMulti,
+      double boundSingle,
       Map<Protocol, Double> normalised) {
     /** Among the six protocols the paper ran (not IA:Derived), the fastest. */
     public Protocol best() {
-      return normalised.entrySet().stream().filter(e -> e.getKey() != Protocol.IA_DERIVED)
-          .min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+      return normalised.entrySet().stream()
+          .filter(e -> e.getKey() != Protocol.IA_DERIVED)
+          .min(Map.Entry.comparingByValue())
+          .orElseThrow()
+          .getKey();
     }
   }
 
@@ -51,30 +58,41 @@ public final class ApplicationSweep {
     for (double z : SIZES_MB) {
       for (double d : COMPUTES) {
         TaskSpec task = new TaskSpec(z, d);
-        double base = TaskFarmSimulator.run(root, task, tasks, Protocol.ROOT_COMPUTES, settings)
-            .makespan();
+        double base =
+            TaskFarmSimulator.run(root, task, tasks, Protocol.ROOT_COMPUTES, settings).makespan();
         Map<Protocol, Double> norm = new EnumMap<>(Protocol.class);
         for (Protocol p : Protocol.values()) {
           norm.put(p, TaskFarmSimulator.run(root, task, tasks, p, settings).makespan() / base);
         }
-        rows.add(new Row(z, d, ThroughputBound.of(root, task, SendModel.MULTI_PORT)
-            .normalisedTime(), ThroughputBound.of(root, task, SendModel.SINGLE_PORT)
-            .normalisedTime(), norm));
+        rows.add(
+            new Row(
+                z,
+                d,
+                ThroughputBound.of(root, task, SendModel.MULTI_PORT).normalisedTime(),
+                ThroughputBound.of(root, task, SendModel.SINGLE_PORT).normalisedTime(),
+                norm));
       }
     }
     return rows;
   }
 
   public static void print(List<Row> rows, PrintWriter out) {
-    StringBuilder h = new StringBuilder(String.format("%-4s %-3s %6s %6s", "MB", "d", "bndM",
-        "bndS"));
+    StringBuilder h =
+        new StringBuilder(String.format("%-4s %-3s %6s %6s", "MB", "d", "bndM", "bndS"));
     for (Protocol p : Protocol.values()) {
       h.append(String.format(" %12s", p.label()));
     }
     out.println(h.append("  best of the paper's six"));
     for (Row r : rows) {
-      StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-4.0f %-3.0f %6.3f %6.3f",
-          r.sizeMb(), r.compute(), r.boundMulti(), r.boundSingle()));
+      StringBuilder b =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "%-4.0f %-3.0f %6.3f %6.3f",
+                  r.sizeMb(),
+                  r.compute(),
+                  r.boundMulti(),
+                  r.boundSingle()));
       for (Protocol p : Protocol.values()) {
         b.append(String.format(Locale.ROOT, " %12.3f", r.normalised().get(p)));
       }
@@ -90,9 +108,12 @@ public final class ApplicationSweep {
     }
     TreeNode root = TreeReader.read(Path.of(args[0]));
     int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-    System.out.printf("%s, %d tasks, makespan / RootComputes (bnd = steady-state bound, "
-        + "M multi-port, S single-port)%n", args[0], tasks);
-    print(sweep(root, tasks, TaskFarmSimulator.Settings.defaults()),
+    System.out.printf(
+        "%s, %d tasks, makespan / RootComputes (bnd = steady-state bound, "
+            + "M multi-port, S single-port)%n",
+        args[0], tasks);
+    print(
+        sweep(root, tasks, TaskFarmSimulator.Settings.defaults()),
         new PrintWriter(System.out, true, Charset.defaultCharset()));
   }
 }

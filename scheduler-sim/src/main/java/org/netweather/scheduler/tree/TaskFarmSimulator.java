@@ -8,26 +8,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Simulates farming N identical tasks out over a tree with one of the paper's autonomous
- * protocols, and reports the makespan.
+ * Simulates farming N identical tasks out over a tree with one of the paper's autonomous protocols,
+ * and reports the makespan.
  *
- * <p>Kreaseck et al., §4 ran these protocols on a real seven-node fork graph; this is
- * a fluid discrete-event model of the same system, using the interference model of §3.1:
+ * <p>Kreaseck et al., §4 ran these protocols on a real seven-node fork graph; this is a fluid
+ * discrete-event model of the same system, using the interference model of §3.1:
  *
  * <ul>
- *   <li>Every node computes one task at a time, at
- *       {@code C·max(0, 1 − IR_r·TR_in − Σ IR_s(i)·TR_i)} compute units per second, where the
- *       transfer rates are those of the moment; rates change only at events, so progress between
- *       events is exact.
+ *   <li>Every node computes one task at a time, at {@code C·max(0, 1 − IR_r·TR_in − Σ
+ *       IR_s(i)·TR_i)} compute units per second, where the transfer rates are those of the moment;
+ *       rates change only at events, so progress between events is exact.
  *   <li>A non-root node holds at most {@code buffers} tasks (being received, waiting, being
  *       computed) and asks its parent for one more whenever a slot frees; the request is stamped
  *       with the time (for FCFS).
  *   <li>A node computes whenever it is idle and holds a task, and serves requests from what it
  *       holds. Single-port protocols send one whole task at a time at the child's link rate.
- *       IA:Multi starts another send while the sends in progress use less than the parent's
- *       send limit, shares that limit max-min fairly among them, and sends in chunks: after
- *       each chunk a send yields to a requesting child of higher priority if the limit is used
- *       up, and resumes later where it stopped (the paper's interruptible 512 KB chunks).
+ *       IA:Multi starts another send while the sends in progress use less than the parent's send
+ *       limit, shares that limit max-min fairly among them, and sends in chunks: after each chunk a
+ *       send yields to a requesting child of higher priority if the limit is used up, and resumes
+ *       later where it stopped (the paper's interruptible 512 KB chunks).
  * </ul>
  *
  * IA:Single and IA:Multi are run as the paper ran them, without the exclusion rule; IA:Derived
@@ -64,8 +63,13 @@ public final class TaskFarmSimulator {
    * @param sends tasks sent over any edge
    * @param preemptions IA:Multi sends suspended for a higher-priority child
    */
-  public record Result(Protocol protocol, int tasks, double makespan,
-      Map<String, Integer> computed, int sends, int preemptions) {}
+  public record Result(
+      Protocol protocol,
+      int tasks,
+      double makespan,
+      Map<String, Integer> computed,
+      int sends,
+      int preemptions) {}
 
   private final TaskSpec task;
   private final Protocol protocol;
@@ -84,8 +88,8 @@ public final class TaskFarmSimulator {
   }
 
   /** Simulates {@code tasks} tasks, all held by the root at time 0. */
-  public static Result run(TreeNode root, TaskSpec task, int tasks, Protocol protocol,
-      Settings settings) {
+  public static Result run(
+      TreeNode root, TaskSpec task, int tasks, Protocol protocol, Settings settings) {
     if (tasks < 1) {
       throw new IllegalArgumentException("simulate at least one task, got " + tasks);
     }
@@ -119,8 +123,8 @@ public final class TaskFarmSimulator {
       updateRates();
       double dt = nextEvent();
       if (Double.isInfinite(dt)) {
-        throw new IllegalStateException("simulation stalled at t=" + now + " with " + done
-            + " of " + tasks + " tasks done");
+        throw new IllegalStateException(
+            "simulation stalled at t=" + now + " with " + done + " of " + tasks + " tasks done");
       }
       advance(dt);
     }
@@ -167,8 +171,7 @@ public final class TaskFarmSimulator {
       if (c.requests.isEmpty() || c.incoming != null) {
         continue;
       }
-      if (protocol == Protocol.IA_DERIVED
-          && ChildPriority.offloadCost(n.spec, c.spec, task) >= 1) {
+      if (protocol == Protocol.IA_DERIVED && ChildPriority.offloadCost(n.spec, c.spec, task) >= 1) {
         continue;
       }
       if (protocol != Protocol.FCFS) {

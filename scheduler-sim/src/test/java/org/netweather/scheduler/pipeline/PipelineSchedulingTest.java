@@ -23,8 +23,8 @@ class PipelineSchedulingTest {
   }
 
   private static Topology d4Topology() {
-    return new Topology(SnapshotReader.read(Examples.path("pipeline/d4-snapshot.json")),
-        d4().segments());
+    return new Topology(
+        SnapshotReader.read(Examples.path("pipeline/d4-snapshot.json")), d4().segments());
   }
 
   private static long onDc(Placement p) {
@@ -45,7 +45,7 @@ class PipelineSchedulingTest {
     Placement bfc = BfcScheduler.schedule(d4(), d4Topology());
     assertEquals(4, bfc.copies().get(1).size());
     assertEquals(1, onDc(bfc));
-    assertEquals(18e6, bfc.stageRates()[1] * 8, 1e3);    // 6 + 3 × 4 Mbit/s
+    assertEquals(18e6, bfc.stageRates()[1] * 8, 1e3); // 6 + 3 × 4 Mbit/s
     assertEquals(List.of(), bfc.underProvisioned());
   }
 
@@ -61,16 +61,19 @@ class PipelineSchedulingTest {
     assertEquals(6e6, fs.stageRates()[1] * 8, 0.3e6);
     assertEquals(18e6, bs.stageRates()[1] * 8, 1e6);
     assertTrue(bs.stageRates()[1] > 2.7 * fs.stageRates()[1]);
-    assertTrue(fs.makespan() > 3.5 * fcp.estimatedSeconds(), fs.makespan() + " vs "
-        + fcp.estimatedSeconds());
+    assertTrue(
+        fs.makespan() > 3.5 * fcp.estimatedSeconds(),
+        fs.makespan() + " vs " + fcp.estimatedSeconds());
     // BFC's estimate is within 10 % of its simulated execution.
     assertEquals(1, bs.makespan() / bfc.estimatedSeconds(), 0.10);
   }
 
   @Test
   void bfc_powerCap_limitsCopiesWithoutACountCap() {
-    Pipeline capped = new Pipeline(List.of(d4().filter(0),
-        new Filter(d4().filter(1).stats(), List.of(), 0)), d4().segments());
+    Pipeline capped =
+        new Pipeline(
+            List.of(d4().filter(0), new Filter(d4().filter(1).stats(), List.of(), 0)),
+            d4().segments());
     Placement bfc = BfcScheduler.schedule(capped, d4Topology());
     // No count cap: BFC keeps adding ROGUE copies until R's production is met or hosts run
     // out; all four free ROGUE hosts end up used and the remaining DC hosts get nothing.
@@ -96,13 +99,16 @@ class PipelineSchedulingTest {
   @Test
   void choose_d5_strategiesDiffer() {
     Pipeline p = PipelineReader.read(Examples.path("pipeline/d5.json"));
-    List<MultiQueryScheduler.Candidate> clusters = List.of(
-        new MultiQueryScheduler.Candidate("A", new Topology(cluster("a", 10, 0.5), List.of()), 1),
-        new MultiQueryScheduler.Candidate("B", new Topology(cluster("b", 4, 0.9), List.of()), 0));
-    assertEquals(1, MultiQueryScheduler.choose(MultiQueryScheduler.Strategy.MCI, p, clusters)
-        .cluster());
-    assertEquals(1, MultiQueryScheduler.choose(MultiQueryScheduler.Strategy.MAC, p, clusters)
-        .cluster());
+    List<MultiQueryScheduler.Candidate> clusters =
+        List.of(
+            new MultiQueryScheduler.Candidate(
+                "A", new Topology(cluster("a", 10, 0.5), List.of()), 1),
+            new MultiQueryScheduler.Candidate(
+                "B", new Topology(cluster("b", 4, 0.9), List.of()), 0));
+    assertEquals(
+        1, MultiQueryScheduler.choose(MultiQueryScheduler.Strategy.MCI, p, clusters).cluster());
+    assertEquals(
+        1, MultiQueryScheduler.choose(MultiQueryScheduler.Strategy.MAC, p, clusters).cluster());
     MultiQueryScheduler.Choice met =
         MultiQueryScheduler.choose(MultiQueryScheduler.Strategy.MET, p, clusters);
     assertEquals(0, met.cluster());
@@ -115,13 +121,18 @@ class PipelineSchedulingTest {
   @Test
   void choose_d5Examples_metPicksA() {
     Pipeline p = PipelineReader.read(Examples.path("pipeline/d5.json"));
-    List<MultiQueryScheduler.Candidate> clusters = List.of(
-        new MultiQueryScheduler.Candidate("A", new Topology(
-            SnapshotReader.read(Examples.path("pipeline/d5-a.json")), List.of()), 1),
-        new MultiQueryScheduler.Candidate("B", new Topology(
-            SnapshotReader.read(Examples.path("pipeline/d5-b.json")), List.of()), 0));
-    assertEquals(0, MultiQueryScheduler.choose(MultiQueryScheduler.Strategy.MET, p, clusters)
-        .cluster());
+    List<MultiQueryScheduler.Candidate> clusters =
+        List.of(
+            new MultiQueryScheduler.Candidate(
+                "A",
+                new Topology(SnapshotReader.read(Examples.path("pipeline/d5-a.json")), List.of()),
+                1),
+            new MultiQueryScheduler.Candidate(
+                "B",
+                new Topology(SnapshotReader.read(Examples.path("pipeline/d5-b.json")), List.of()),
+                0));
+    assertEquals(
+        0, MultiQueryScheduler.choose(MultiQueryScheduler.Strategy.MET, p, clusters).cluster());
   }
 
   @Test

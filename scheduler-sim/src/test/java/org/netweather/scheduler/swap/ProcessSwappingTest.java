@@ -16,12 +16,11 @@ class ProcessSwappingTest {
 
   @Test
   void run_loadedHost_fphSwapsItOutAndStateSurvives() {
-    ExampleIterativeApp.Result plain = ExampleIterativeApp.run(
-        manager(new NaivePolicy(true)), 100, 10, Map.of(), 0);
+    ExampleIterativeApp.Result plain =
+        ExampleIterativeApp.run(manager(new NaivePolicy(true)), 100, 10, Map.of(), 0);
     assertEquals(List.of(), plain.swaps());
     SwapManager m = manager(new FphPolicy(FphParameters.defaults()));
-    ExampleIterativeApp.Result swapped = ExampleIterativeApp.run(m, 100, 10,
-        Map.of("h0", 30), 0);
+    ExampleIterativeApp.Result swapped = ExampleIterativeApp.run(m, 100, 10, Map.of("h0", 30), 0);
     assertEquals(List.of("h0->h2"), swapped.swaps());
     assertEquals("h2", m.root());
     // The same numbers as without swapping: the strip and counter moved intact.
@@ -30,18 +29,21 @@ class ProcessSwappingTest {
 
   @Test
   void run_naivePolicy_hotPotatoesOnIdleHosts() {
-    ExampleIterativeApp.Result r = ExampleIterativeApp.run(manager(new NaivePolicy(false)), 100,
-        10, Map.of(), 0);
+    ExampleIterativeApp.Result r =
+        ExampleIterativeApp.run(manager(new NaivePolicy(false)), 100, 10, Map.of(), 0);
     assertTrue(r.swaps().size() >= 8, r.swaps().toString());
   }
 
   @Test
   void state_unknownPart_isRejected() {
     SwapState a = new SwapState();
-    a.register("x", () -> new byte[] {1}, b -> { });
+    a.register("x", () -> new byte[] {1}, b -> {});
     SwapState b = new SwapState();
-    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> b.restore(a.save())).getMessage().contains("'x'"));
+    assertTrue(
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> b.restore(a.save()))
+            .getMessage()
+            .contains("'x'"));
   }
 
   @Test
@@ -55,7 +57,10 @@ class ProcessSwappingTest {
     assertEquals(List.of(fish), d.managers());
     d.finish("fish");
     assertTrue(d.find("fish").isEmpty());
-    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> d.finish("fish")).getMessage().contains("'fish'"));
+    assertTrue(
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> d.finish("fish"))
+            .getMessage()
+            .contains("'fish'"));
   }
 }

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
  */
 class SwapSimulatorTest {
   private static SwapScenario named(String name) {
-    return SwapScenario.table().stream().filter(s -> s.name().equals(name)).findFirst()
+    return SwapScenario.table().stream()
+        .filter(s -> s.name().equals(name))
+        .findFirst()
         .orElseThrow();
   }
 
@@ -20,10 +22,11 @@ class SwapSimulatorTest {
       SwapScenario sc = named(name);
       for (long seed = 1; seed <= 3; seed++) {
         SwapSimulator.Run naive = SwapSimulator.run(sc, new NaivePolicy(false), seed, 2);
-        SwapSimulator.Run fph = SwapSimulator.run(sc, new FphPolicy(FphParameters.defaults()),
-            seed, 2);
-        assertTrue(fph.makespan() < naive.makespan(), name + " seed " + seed + ": fph "
-            + fph.makespan() + " vs naive " + naive.makespan());
+        SwapSimulator.Run fph =
+            SwapSimulator.run(sc, new FphPolicy(FphParameters.defaults()), seed, 2);
+        assertTrue(
+            fph.makespan() < naive.makespan(),
+            name + " seed " + seed + ": fph " + fph.makespan() + " vs naive " + naive.makespan());
         assertTrue(fph.swaps() < naive.swaps(), name + " seed " + seed);
       }
     }
@@ -37,8 +40,7 @@ class SwapSimulatorTest {
       double fph = 0;
       for (long seed = 1; seed <= 3; seed++) {
         none += SwapSimulator.run(sc, null, seed, 2).makespan();
-        fph += SwapSimulator.run(sc, new FphPolicy(FphParameters.defaults()), seed, 2)
-            .makespan();
+        fph += SwapSimulator.run(sc, new FphPolicy(FphParameters.defaults()), seed, 2).makespan();
       }
       assertTrue(fph < 1.05 * none, name + ": fph " + fph / 3 + " vs none " + none / 3);
     }
@@ -49,8 +51,11 @@ class SwapSimulatorTest {
     for (SwapScenario sc : SwapScenario.table()) {
       double oracle = SwapSimulator.oracle(sc, 1);
       assertTrue(oracle <= SwapSimulator.run(sc, null, 1, 2).makespan() + 1e-6, sc.name());
-      assertTrue(oracle <= SwapSimulator.run(sc, new FphPolicy(FphParameters.defaults()), 1, 2)
-          .makespan() + 1e-6, sc.name());
+      assertTrue(
+          oracle
+              <= SwapSimulator.run(sc, new FphPolicy(FphParameters.defaults()), 1, 2).makespan()
+                  + 1e-6,
+          sc.name());
     }
   }
 }

@@ -22,11 +22,11 @@ class ChildPriorityTest {
   @Test
   void protocolOrder_table4_matchesFigures2To4() {
     TreeNode root = Table4.example();
-    assertEquals(List.of("Lab4", "Lab5", "Lab3", "Lab6", "SB0", "Tenn"),
-        order(root, Protocol.IA_SINGLE));
+    assertEquals(
+        List.of("Lab4", "Lab5", "Lab3", "Lab6", "SB0", "Tenn"), order(root, Protocol.IA_SINGLE));
     assertEquals(List.of("Lab4", "Lab3", "Lab5", "Lab6", "SB0", "Tenn"), order(root, Protocol.BWC));
-    assertEquals(List.of("Lab3", "SB0", "Tenn", "Lab6", "Lab4", "Lab5"),
-        order(root, Protocol.COMP_RATE));
+    assertEquals(
+        List.of("Lab3", "SB0", "Tenn", "Lab6", "Lab4", "Lab5"), order(root, Protocol.COMP_RATE));
   }
 
   @Test
@@ -44,13 +44,13 @@ class ChildPriorityTest {
   @Test
   void protocolOrder_row8_contradictsTheTextWithTennAsPrintedOrCorrected() {
     TreeNode printed = Table4.withSendInterference(Table4.IR_S_BOTH);
-    assertEquals(List.of("Lab4", "Lab5", "Lab6", "Tenn", "Lab3", "SB0"),
-        order(printed, Protocol.IA_SINGLE));
+    assertEquals(
+        List.of("Lab4", "Lab5", "Lab6", "Tenn", "Lab3", "SB0"), order(printed, Protocol.IA_SINGLE));
     double[] corrected = Table4.IR_S_BOTH.clone();
     corrected[5] = 0.0773;
     TreeNode fixed = Table4.withSendInterference(corrected);
-    assertEquals(List.of("Lab4", "Lab5", "Lab6", "Lab3", "SB0", "Tenn"),
-        order(fixed, Protocol.IA_SINGLE));
+    assertEquals(
+        List.of("Lab4", "Lab5", "Lab6", "Lab3", "SB0", "Tenn"), order(fixed, Protocol.IA_SINGLE));
     // Either way IA and BWC differ in more than Lab5: Figure 2 must have used row 7 (#6).
     for (TreeNode root : List.of(printed, fixed)) {
       List<String> ia = new ArrayList<>(order(root, Protocol.IA_SINGLE));
@@ -67,18 +67,19 @@ class ChildPriorityTest {
     Set<String> allExcluded = new HashSet<>();
     for (double z : ApplicationSweep.SIZES_MB) {
       for (double d : ApplicationSweep.COMPUTES) {
-        ChildPriority.Ranking r = ChildPriority.rank(root, new TaskSpec(z, d),
-            SendModel.MULTI_PORT);
+        ChildPriority.Ranking r =
+            ChildPriority.rank(root, new TaskSpec(z, d), SendModel.MULTI_PORT);
         String type = (int) z + "MB/d" + (int) d;
         if (r.priority().isEmpty()) {
           allExcluded.add(type);
         }
-        List<String> expected = switch (type) {
-          case "10MB/d1" -> Table4.LEAVES;
-          case "5MB/d1" -> List.of("Lab3", "Lab6", "SB0", "Tenn");
-          case "2MB/d1", "10MB/d3", "10MB/d5" -> List.of("Tenn");
-          default -> List.of();
-        };
+        List<String> expected =
+            switch (type) {
+              case "10MB/d1" -> Table4.LEAVES;
+              case "5MB/d1" -> List.of("Lab3", "Lab6", "SB0", "Tenn");
+              case "2MB/d1", "10MB/d3", "10MB/d5" -> List.of("Tenn");
+              default -> List.of();
+            };
         assertEquals(expected, r.excludedNames(), type);
       }
     }
@@ -101,8 +102,8 @@ class ChildPriorityTest {
     TreeNode row8 = Table4.withSendInterference(Table4.IR_S_BOTH);
     ChildPriority.Ranking r = ChildPriority.rank(row8, new TaskSpec(5, 1), SendModel.MULTI_PORT);
     assertEquals(List.of("Lab4"), r.priorityNames());
-    assertEquals(0.943, ChildPriority.offloadCost(row8, row8.children().get(1),
-        new TaskSpec(5, 1)), 1e-3);
+    assertEquals(
+        0.943, ChildPriority.offloadCost(row8, row8.children().get(1), new TaskSpec(5, 1)), 1e-3);
   }
 
   @Test
@@ -114,8 +115,11 @@ class ChildPriorityTest {
     assertEquals(List.of("Tenn"), r.excludedNames());
     double[] expected = {3.554, 3.412, 2.542, 2.425, 1.686};
     for (int i = 0; i < expected.length; i++) {
-      assertEquals(expected[i], ChildPriority.singlePortValue(root, r.priority().get(i), task),
-          1e-3, r.priority().get(i).name());
+      assertEquals(
+          expected[i],
+          ChildPriority.singlePortValue(root, r.priority().get(i), task),
+          1e-3,
+          r.priority().get(i).name());
     }
     assertEquals(1.157, ChildPriority.offloadCost(root, root.children().get(5), task), 1e-3);
   }

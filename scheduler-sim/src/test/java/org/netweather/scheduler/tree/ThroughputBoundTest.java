@@ -103,9 +103,9 @@ class ThroughputBoundTest {
   }
 
   /**
-   * The exact optimum of the root's LP over its children: maximise Σ T(i)(1 − a_i) subject to
-   * 0 ≤ T(i) ≤ T̂(i), the port constraint and Σ a_i T(i) ≤ C, by enumerating vertices. With two
-   * general constraints a vertex has at most two variables strictly between their bounds.
+   * The exact optimum of the root's LP over its children: maximise Σ T(i)(1 − a_i) subject to 0 ≤
+   * T(i) ≤ T̂(i), the port constraint and Σ a_i T(i) ≤ C, by enumerating vertices. With two general
+   * constraints a vertex has at most two variables strictly between their bounds.
    */
   private static double lp(TreeNode root, TaskSpec task, SendModel model) {
     List<TreeNode> kids = root.children();
@@ -161,8 +161,7 @@ class ThroughputBoundTest {
   }
 
   /** Candidate vertices: free variables set so that one or both general constraints bind. */
-  private static List<double[]> solveFree(double[] fixed, int[] free, double[][] g,
-      double[] cap) {
+  private static List<double[]> solveFree(double[] fixed, int[] free, double[][] g, double[] cap) {
     if (free.length == 0) {
       return List.of(fixed);
     }

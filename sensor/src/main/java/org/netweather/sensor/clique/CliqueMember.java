@@ -47,7 +47,11 @@ final class CliqueMember {
 
   private static final System.Logger LOG = System.getLogger(CliqueMember.class.getName());
 
-  enum State { WAITING, HOLDING, STOPPED }
+  enum State {
+    WAITING,
+    HOLDING,
+    STOPPED
+  }
 
   private final String self;
   private final CliqueScheduler scheduler;
@@ -175,8 +179,16 @@ final class CliqueMember {
 
   private void generate(long instance) {
     List<String> ring = config.members();
-    token = new CliqueToken(config.name(), instance, 0, ring, ring.indexOf(self), config.period(),
-        self, wallMs.getAsLong());
+    token =
+        new CliqueToken(
+            config.name(),
+            instance,
+            0,
+            ring,
+            ring.indexOf(self),
+            config.period(),
+            self,
+            wallMs.getAsLong());
     // The gap before a regenerated turn contains the loss; it says nothing about cycle times.
     observeNextTurn = false;
     beginTurn();
@@ -279,15 +291,19 @@ final class CliqueMember {
     int candidates = me < 0 ? ring.size() : ring.size() - 1;
     if (k >= candidates) {
       // Nobody took it (or there is nobody): keep it and try again after a period (step 3).
-      wait = scheduler.schedule(
-          () -> ifCurrent(e, () -> {
-            if (candidates == 0) {
-              startTurn();
-            } else {
-              pass(0, e);
-            }
-          }),
-          config.period().toNanos());
+      wait =
+          scheduler.schedule(
+              () ->
+                  ifCurrent(
+                      e,
+                      () -> {
+                        if (candidates == 0) {
+                          startTurn();
+                        } else {
+                          pass(0, e);
+                        }
+                      }),
+              config.period().toNanos());
       return;
     }
     // A host removed from the ring hands the token to the first member that takes it.
@@ -319,8 +335,8 @@ final class CliqueMember {
                   }
                   answered[0] = true;
                   guard.cancel();
-                  ifCurrent(e, () -> onPassed(x == null ? outcome : PassOutcome.UNREACHABLE,
-                      next, k, e));
+                  ifCurrent(
+                      e, () -> onPassed(x == null ? outcome : PassOutcome.UNREACHABLE, next, k, e));
                 }));
   }
 
@@ -350,8 +366,9 @@ final class CliqueMember {
     waitingSince = since;
     long e = epoch;
     long due = since + timeout.timeoutNanos() + rankAfterPacer() * staggerNanos();
-    deadline = scheduler.schedule(
-        () -> ifCurrent(e, this::regenerate), Math.max(0, due - scheduler.nanoTime()));
+    deadline =
+        scheduler.schedule(
+            () -> ifCurrent(e, this::regenerate), Math.max(0, due - scheduler.nanoTime()));
   }
 
   /** Ring distance from the pacer (the originator, or the first member) to this host. */
@@ -363,10 +380,10 @@ final class CliqueMember {
   }
 
   /**
-   * How much later each member along the ring regenerates than the one before it: the longest
-   * a regenerator's turn can take (every experiment timing out, every hand-over unanswered), so
-   * that its new token reaches the next member before that member's own deadline and only one
-   * member regenerates a lost token.
+   * How much later each member along the ring regenerates than the one before it: the longest a
+   * regenerator's turn can take (every experiment timing out, every hand-over unanswered), so that
+   * its new token reaches the next member before that member's own deadline and only one member
+   * regenerates a lost token.
    */
   private long staggerNanos() {
     int n = config.members().size();
@@ -376,9 +393,12 @@ final class CliqueMember {
 
   private void regenerate() {
     long instance = token == null ? 1 : token.instance() + 1;
-    LOG.log(System.Logger.Level.WARNING,
+    LOG.log(
+        System.Logger.Level.WARNING,
         "clique {0}: token timed out after {1} ms; regenerating instance {2}",
-        config.name(), (scheduler.nanoTime() - waitingSince) / 1_000_000, instance);
+        config.name(),
+        (scheduler.nanoTime() - waitingSince) / 1_000_000,
+        instance);
     timeout.onRegenerate();
     regenerations++;
     generate(instance);

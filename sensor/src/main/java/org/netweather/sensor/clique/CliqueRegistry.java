@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * The cliques this host belongs to, each with its own token: the daemon's entry point to the
- * clique protocol.
+ * The cliques this host belongs to, each with its own token: the daemon's entry point to the clique
+ * protocol.
  *
  * <pre>{@code
  * ScheduledExecutorService cliqueThread = Executors.newSingleThreadScheduledExecutor(...);
@@ -21,8 +21,8 @@ import java.util.function.LongSupplier;
  * }</pre>
  *
  * <p>A host may be in several cliques; their tokens circulate independently, and probes of
- * different cliques may overlap, as in the original. A host handed the token of a clique it has
- * not joined, but whose member list names it, joins on the spot (so a clique created at one member
+ * different cliques may overlap, as in the original. A host handed the token of a clique it has not
+ * joined, but whose member list names it, joins on the spot (so a clique created at one member
  * reaches the rest with its first token). A clique this host has left refuses tokens until it is
  * joined again.
  *

@@ -30,8 +30,8 @@ public interface CliqueScheduler {
   }
 
   /**
-   * A scheduler over a single-threaded executor, which the caller owns; its thread must be the
-   * only one the executor has, or tasks would run concurrently.
+   * A scheduler over a single-threaded executor, which the caller owns; its thread must be the only
+   * one the executor has, or tasks would run concurrently.
    */
   static CliqueScheduler of(ScheduledExecutorService singleThread) {
     return new CliqueScheduler() {

@@ -6,8 +6,7 @@ import java.util.List;
  * A snapshot of one clique as this host sees it.
  *
  * @param name clique name
- * @param state {@code WAITING} (another member holds the token), {@code HOLDING} or {@code
- *     STOPPED}
+ * @param state {@code WAITING} (another member holds the token), {@code HOLDING} or {@code STOPPED}
  * @param instance instance of the newest token seen, 0 if none
  * @param sequence sequence of the newest token seen
  * @param originator who generated that instance

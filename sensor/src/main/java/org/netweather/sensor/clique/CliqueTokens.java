@@ -14,8 +14,8 @@ public final class CliqueTokens {
   /**
    * Reads a token from its wire form.
    *
-   * @throws IllegalArgumentException if the message is malformed (no members, holder out of
-   *     range, period not positive); the service answers INVALID_ARGUMENT
+   * @throws IllegalArgumentException if the message is malformed (no members, holder out of range,
+   *     period not positive); the service answers INVALID_ARGUMENT
    */
   public static CliqueToken fromProto(org.netweather.api.v1.CliqueToken m) {
     return new CliqueToken(

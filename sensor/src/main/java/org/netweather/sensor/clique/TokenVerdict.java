@@ -1,8 +1,6 @@
 package org.netweather.sensor.clique;
 
-/**
- * A member's answer to a token handed to it; the gRPC service maps it to a status.
- */
+/** A member's answer to a token handed to it; the gRPC service maps it to a status. */
 public enum TokenVerdict {
   /** Taken: this host now holds the token (OK). */
   ACCEPTED,

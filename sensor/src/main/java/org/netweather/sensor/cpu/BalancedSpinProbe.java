@@ -4,16 +4,15 @@ import java.time.Duration;
 import org.netweather.sensor.Ticker;
 
 /**
- * The active CPU probe for machines with a few cores: spins once with one thread and once with
- * one thread per core, and keeps whichever measurement the scheduler's placement cannot skew.
+ * The active CPU probe for machines with a few cores: spins once with one thread and once with one
+ * thread per core, and keeps whichever measurement the scheduler's placement cannot skew.
  *
  * <p>The original's probe (docs/measurement.md, "CPU availability", activeCpu.c) spins one process
- * and reports the
- * share of a core it got. On a multi-core host that share depends on where the scheduler put
- * it, not only on how many competitors there are: with two CPU-bound tasks on two cores a third
- * one shares a core with one of them, gets about half of it until a rebalance moves somebody,
- * and a one-second probe reads anywhere from 0.5 to 0.7 where the long-run share is 2/3. The
- * load is lopsided whenever the tasks do not divide evenly over the cores.
+ * and reports the share of a core it got. On a multi-core host that share depends on where the
+ * scheduler put it, not only on how many competitors there are: with two CPU-bound tasks on two
+ * cores a third one shares a core with one of them, gets about half of it until a rebalance moves
+ * somebody, and a one-second probe reads anywhere from 0.5 to 0.7 where the long-run share is 2/3.
+ * The load is lopsided whenever the tasks do not divide evenly over the cores.
  *
  * <pre>
  *   P cores, n CPU-bound competitors, k probe threads, each thread gets s:
@@ -30,14 +29,14 @@ import org.netweather.sensor.Ticker;
  * </pre>
  *
  * <p>On two cores a steady load always balances one of the runs, so when neither is, the load
- * changed while the probe ran (a task that came and went during one run: both then read low).
- * The probe then looks once more and uses the second pair, averaging only if that one is
- * unbalanced too. Such a probe costs twice the usual core time; it is rare under steady load.
+ * changed while the probe ran (a task that came and went during one run: both then read low). The
+ * probe then looks once more and uses the second pair, averaging only if that one is unbalanced
+ * too. Such a probe costs twice the usual core time; it is rare under steady load.
  *
- * <p>Because it measures rather than assumes, the probe still sees what the passive signals
- * cannot (quotas, nice levels, steal): they lower s in both runs. Above {@value #MAX_CORES}
- * cores a probe per core costs too much and lopsided placements matter less; there, and on one
- * core, it spins a single thread for its whole length, as the original did.
+ * <p>Because it measures rather than assumes, the probe still sees what the passive signals cannot
+ * (quotas, nice levels, steal): they lower s in both runs. Above {@value #MAX_CORES} cores a probe
+ * per core costs too much and lopsided placements matter less; there, and on one core, it spins a
+ * single thread for its whole length, as the original did.
  */
 public final class BalancedSpinProbe implements ActiveCpuProbe {
   static final int MAX_CORES = 4;
@@ -63,8 +62,8 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
 
   /** A probe of {@code length} on the cores this JVM may use, spinning real threads. */
   public static BalancedSpinProbe create(Duration length) {
-    return new BalancedSpinProbe(length, Runtime.getRuntime().availableProcessors(),
-        new ThreadSpinner(Ticker.system()));
+    return new BalancedSpinProbe(
+        length, Runtime.getRuntime().availableProcessors(), new ThreadSpinner(Ticker.system()));
   }
 
   public BalancedSpinProbe(Duration length, int cores, Spinner spinner) {
@@ -126,9 +125,9 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
   }
 
   /**
-   * The run with one thread per core, as the median of three shorter ones on fresh threads: now
-   * and then new threads stay piled on one core for a good part of a spin (reading 0.45 or 0.54
-   * where 0.50 was due), and one such run in three is voted out.
+   * The run with one thread per core, as the median of three shorter ones on fresh threads: now and
+   * then new threads stay piled on one core for a good part of a spin (reading 0.45 or 0.54 where
+   * 0.50 was due), and one such run in three is voted out.
    */
   private Spin medianOfThree(Duration each) {
     Spin a = spinner.spin(cores, each);
@@ -151,9 +150,9 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
   }
 
   /**
-   * Competitors implied by {@code k} threads each getting {@code s.share()} of a core: all
-   * runnable tasks got that share, so there were P / share of them; k were the probe's and
-   * own / share stood for this process's other threads.
+   * Competitors implied by {@code k} threads each getting {@code s.share()} of a core: all runnable
+   * tasks got that share, so there were P / share of them; k were the probe's and own / share stood
+   * for this process's other threads.
    */
   private double competitors(Spin s, int k) {
     if (s.share() <= 0) {
@@ -163,8 +162,8 @@ public final class BalancedSpinProbe implements ActiveCpuProbe {
   }
 
   /**
-   * Core time one probe usually burns: half its length on one thread, half on one per core
-   * (twice that when a two-core probe has to look again).
+   * Core time one probe usually burns: half its length on one thread, half on one per core (twice
+   * that when a two-core probe has to look again).
    */
   @Override
   public Duration cost() {

@@ -6,15 +6,15 @@ import java.time.Duration;
  * Options of the {@code cpu.availability} skill.
  *
  * @param checkPeriod time between checks; the activity's period (default 10 s)
- * @param activeLength wall time of one spin probe (default 1 s; the original's default could not
- *     be confirmed, docs/measurement.md, "CPU availability")
+ * @param activeLength wall time of one spin probe (default 1 s; the original's default could not be
+ *     confirmed, docs/measurement.md, "CPU availability")
  * @param activeEvery nominal checks between probes when readings neither jump nor sit still
  *     (default 30, one probe every 5 minutes at the default period)
- * @param maxActiveDuty largest share of one core the probes may cost on average (default 0.005):
- *     it sets the fewest checks between two probes, {@code probe core time / (maxActiveDuty *
+ * @param maxActiveDuty largest share of one core the probes may cost on average (default 0.005): it
+ *     sets the fewest checks between two probes, {@code probe core time / (maxActiveDuty *
  *     checkPeriod)}: 20 for a one-thread probe, 30 for the two-core balanced probe
- * @param runQueueSamples how many times one check reads the run queue, averaged (default 10):
- *     a single reading swings by whole tasks from one millisecond to the next
+ * @param runQueueSamples how many times one check reads the run queue, averaged (default 10): a
+ *     single reading swings by whole tasks from one millisecond to the next
  * @param runQueueSpacing time between those readings (default 10 ms, so a check spends 100 ms
  *     mostly asleep)
  */

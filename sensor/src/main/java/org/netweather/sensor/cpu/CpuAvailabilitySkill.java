@@ -48,7 +48,9 @@ public final class CpuAvailabilitySkill implements HostSkill {
   /** The skill with a real, balanced spin probe of {@code options.activeLength()}. */
   public static CpuAvailabilitySkill create(HostMetrics host, CpuAvailabilityOptions options) {
     return new CpuAvailabilitySkill(
-        host, BalancedSpinProbe.create(options.activeLength()), options,
+        host,
+        BalancedSpinProbe.create(options.activeLength()),
+        options,
         d -> Thread.sleep(d.toMillis()));
   }
 
@@ -60,9 +62,12 @@ public final class CpuAvailabilitySkill implements HostSkill {
     this.sleeper = sleeper;
     this.hybrid =
         new HybridCpuAvailability(
-            new ActiveProbeFuse(options.activeEvery(), options.minChecksBetweenProbes(
-                probe.cost().compareTo(options.activeLength()) > 0 ? probe.cost()
-                    : options.activeLength())));
+            new ActiveProbeFuse(
+                options.activeEvery(),
+                options.minChecksBetweenProbes(
+                    probe.cost().compareTo(options.activeLength()) > 0
+                        ? probe.cost()
+                        : options.activeLength())));
   }
 
   @Override

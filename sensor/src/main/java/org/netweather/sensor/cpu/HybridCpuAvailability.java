@@ -14,8 +14,8 @@ package org.netweather.sensor.cpu;
  *   3. between probes, report = passive + bias, clipped to [0, 1].
  * </pre>
  *
- * <p>The bias carries what passive signals cannot see: CPU quotas, nice levels, hyper-threads
- * that are not whole cores, steal by a hypervisor.
+ * <p>The bias carries what passive signals cannot see: CPU quotas, nice levels, hyper-threads that
+ * are not whole cores, steal by a hypervisor.
  *
  * <p>Not thread-safe; {@link CpuAvailabilitySkill} serialises calls.
  */

@@ -1,8 +1,8 @@
 package org.netweather.sensor.cpu;
 
 /**
- * The passive estimates of one check: what a new process would get according to two cheap
- * signals, each NaN when the platform lacks it.
+ * The passive estimates of one check: what a new process would get according to two cheap signals,
+ * each NaN when the platform lacks it.
  *
  * <pre>
  * Both use the original's formula for a new process (docs/measurement.md, "CPU availability",

@@ -7,8 +7,8 @@ import java.util.function.LongSupplier;
 import org.netweather.sensor.Ticker;
 
 /**
- * Spins on the calling thread for a fixed wall time and reports the CPU time it got divided by
- * the wall time: the share of a core a new CPU-bound process receives now.
+ * Spins on the calling thread for a fixed wall time and reports the CPU time it got divided by the
+ * wall time: the share of a core a new CPU-bound process receives now.
  *
  * <pre>
  * The original's active probe (docs/measurement.md, "CPU availability", activeCpu.c) forked a child

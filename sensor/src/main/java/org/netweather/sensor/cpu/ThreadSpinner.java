@@ -7,14 +7,14 @@ import java.util.function.LongSupplier;
 import org.netweather.sensor.Ticker;
 
 /**
- * Spins fresh threads, each a {@link SpinProbe}, and averages the shares they got. Fresh threads
- * on purpose: a new thread is placed by the scheduler like a new process, which is what the
- * probe stands in for. The process's CPU time over the same interval, less the spinning
- * threads' own, tells how much its other threads used meanwhile.
+ * Spins fresh threads, each a {@link SpinProbe}, and averages the shares they got. Fresh threads on
+ * purpose: a new thread is placed by the scheduler like a new process, which is what the probe
+ * stands in for. The process's CPU time over the same interval, less the spinning threads' own,
+ * tells how much its other threads used meanwhile.
  *
- * <p>The first fifth of each spin (at most {@value #MAX_SETTLE_MS} ms) is not counted: new
- * threads sometimes start piled on one core, and the scheduler spreads them within
- * milliseconds; a long-running job never notices that start, so neither should the probe.
+ * <p>The first fifth of each spin (at most {@value #MAX_SETTLE_MS} ms) is not counted: new threads
+ * sometimes start piled on one core, and the scheduler spreads them within milliseconds; a
+ * long-running job never notices that start, so neither should the probe.
  */
 final class ThreadSpinner implements BalancedSpinProbe.Spinner {
   static final long MAX_SETTLE_MS = 100;
@@ -50,12 +50,15 @@ final class ThreadSpinner implements BalancedSpinProbe.Spinner {
     for (int i = 0; i < threads; i++) {
       int slot = i;
       Duration settleFor = settle;
-      spinning[i] = new Thread(() -> {
-        long start = threadClock.getCurrentThreadCpuTime();
-        SpinProbe.create(settleFor).probe();
-        shares[slot] = SpinProbe.create(measured).probe();
-        spent[slot] = threadClock.getCurrentThreadCpuTime() - start;
-      }, "cpu-probe-" + i);
+      spinning[i] =
+          new Thread(
+              () -> {
+                long start = threadClock.getCurrentThreadCpuTime();
+                SpinProbe.create(settleFor).probe();
+                shares[slot] = SpinProbe.create(measured).probe();
+                spent[slot] = threadClock.getCurrentThreadCpuTime() - start;
+              },
+              "cpu-probe-" + i);
       spinning[i].setDaemon(true);
       spinning[i].start();
     }
@@ -75,8 +78,8 @@ final class ThreadSpinner implements BalancedSpinProbe.Spinner {
       sum += shares[i]; // NaN if any thread could not measure
       spinningCpu += spent[i];
     }
-    double own = cpu0 < 0 || cpu1 < 0 ? 0
-        : Math.max(0, (double) (cpu1 - cpu0 - spinningCpu) / elapsed);
+    double own =
+        cpu0 < 0 || cpu1 < 0 ? 0 : Math.max(0, (double) (cpu1 - cpu0 - spinningCpu) / elapsed);
     return new BalancedSpinProbe.Spin(sum / threads, own);
   }
 }

@@ -18,10 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Periodic activities outside cliques: host skills every period, and network skills against a
- * fixed list of peers. Host skills run on one thread, so a CPU spin probe never competes with
- * another experiment of this sensor. A skill with several series per experiment ({@link
- * PeerSeriesSkill}, such as {@code plogp}) records each as {@code RESOURCE:SELF->PEER}.
+ * Periodic activities outside cliques: host skills every period, and network skills against a fixed
+ * list of peers. Host skills run on one thread, so a CPU spin probe never competes with another
+ * experiment of this sensor. A skill with several series per experiment ({@link PeerSeriesSkill},
+ * such as {@code plogp}) records each as {@code RESOURCE:SELF->PEER}.
  */
 final class Activities implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Activities.class);
@@ -36,8 +36,13 @@ final class Activities implements AutoCloseable {
 
   private record Running(Activity activity, ScheduledFuture<?> task) {}
 
-  Activities(String self, Map<String, Skill> skills, PeerDirectory peers, Recorder recorder,
-      ScheduledExecutorService runner, SensorMetrics metrics) {
+  Activities(
+      String self,
+      Map<String, Skill> skills,
+      PeerDirectory peers,
+      Recorder recorder,
+      ScheduledExecutorService runner,
+      SensorMetrics metrics) {
     this.self = self;
     this.skills = skills;
     this.peers = peers;
@@ -52,23 +57,25 @@ final class Activities implements AutoCloseable {
    * @throws IllegalArgumentException naming the bad field
    */
   synchronized Activity start(Activity a) {
-    String p = a.getName().isEmpty() ? "activity.name is empty"
-        : SeriesName.nameProblem("activity.name", a.getName());
+    String p =
+        a.getName().isEmpty()
+            ? "activity.name is empty"
+            : SeriesName.nameProblem("activity.name", a.getName());
     if (p != null) {
       throw new IllegalArgumentException(p);
     }
     Skill skill = skills.get(a.getSkill());
     if (skill == null) {
-      throw new IllegalArgumentException("activity.skill '" + a.getSkill() + "' is not one of "
-          + skills.keySet());
+      throw new IllegalArgumentException(
+          "activity.skill '" + a.getSkill() + "' is not one of " + skills.keySet());
     }
     if (a.getPeriodSeconds() < 1 || a.getPeriodSeconds() > 86_400) {
-      throw new IllegalArgumentException("activity.period_seconds " + a.getPeriodSeconds()
-          + " is outside [1, 86400]");
+      throw new IllegalArgumentException(
+          "activity.period_seconds " + a.getPeriodSeconds() + " is outside [1, 86400]");
     }
     if (skill instanceof PeerSkill && a.getPeersCount() == 0) {
-      throw new IllegalArgumentException("activity.peers is empty; " + a.getSkill()
-          + " measures the path to other hosts");
+      throw new IllegalArgumentException(
+          "activity.peers is empty; " + a.getSkill() + " measures the path to other hosts");
     }
     for (String peer : a.getPeersList()) {
       String bad = SeriesName.nameProblem("activity.peers host", peer);
@@ -77,10 +84,12 @@ final class Activities implements AutoCloseable {
       }
     }
     stop(a.getName());
-    Runnable run = skill instanceof HostSkill h ? () -> runHost(h)
-        : () -> runPeers((PeerSkill) skill, a.getPeersList());
-    ScheduledFuture<?> task = runner.scheduleWithFixedDelay(run, 0, a.getPeriodSeconds(),
-        TimeUnit.SECONDS);
+    Runnable run =
+        skill instanceof HostSkill h
+            ? () -> runHost(h)
+            : () -> runPeers((PeerSkill) skill, a.getPeersList());
+    ScheduledFuture<?> task =
+        runner.scheduleWithFixedDelay(run, 0, a.getPeriodSeconds(), TimeUnit.SECONDS);
     running.put(a.getName(), new Running(a, task));
     return a;
   }
@@ -97,24 +106,30 @@ final class Activities implements AutoCloseable {
 
   private void runPeers(PeerSkill skill, List<String> hosts) {
     for (String host : hosts) {
-      peers.find(host).ifPresent(p -> {
-        try {
-          Reading r = skill.measure(p.probe()).toCompletableFuture().get(60, TimeUnit.SECONDS);
-          record(skill, self + "->" + host, r);
-          metrics.taken(skill.name());
-        } catch (Exception e) {
-          metrics.failed(skill.name());
-          log.info("{} to {} failed: {}", skill.name(), host, e.toString());
-        }
-      });
+      peers
+          .find(host)
+          .ifPresent(
+              p -> {
+                try {
+                  Reading r =
+                      skill.measure(p.probe()).toCompletableFuture().get(60, TimeUnit.SECONDS);
+                  record(skill, self + "->" + host, r);
+                  metrics.taken(skill.name());
+                } catch (Exception e) {
+                  metrics.failed(skill.name());
+                  log.info("{} to {} failed: {}", skill.name(), host, e.toString());
+                }
+              });
     }
   }
 
   /** Records a reading as {@code SKILL:WHERE}, or each of its series as {@code RESOURCE:WHERE}. */
   void record(Skill skill, String where, Reading r) {
     if (skill instanceof PeerSeriesSkill s) {
-      s.series(r).forEach((resource, v) ->
-          recorder.record(resource + ":" + where, Reading.of(v, skill.unit())));
+      s.series(r)
+          .forEach(
+              (resource, v) ->
+                  recorder.record(resource + ":" + where, Reading.of(v, skill.unit())));
     } else {
       recorder.record(skill.name() + ":" + where, r);
     }

@@ -24,18 +24,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps this host's clique memberships in step with the cliques the nameserver holds for it:
- * joins new ones, re-joins changed ones, leaves deleted ones.
+ * Keeps this host's clique memberships in step with the cliques the nameserver holds for it: joins
+ * new ones, re-joins changed ones, leaves deleted ones.
  *
- * <p>The nameserver pushes them (WatchCliques: the whole set at once and after every change), so
- * an idle site costs it nothing per sensor. When the stream ends the watcher resumes it after a
+ * <p>The nameserver pushes them (WatchCliques: the whole set at once and after every change), so an
+ * idle site costs it nothing per sensor. When the stream ends the watcher resumes it after a
  * jittered back-off, which also spreads thousands of sensors reconnecting after a nameserver
  * restart. Only if the nameserver cannot stream (too old: UNIMPLEMENTED; or out of watch slots:
  * RESOURCE_EXHAUSTED) does it poll ListCliques instead, every {@code fallbackPollMs}, trying the
  * stream again each time. While the nameserver is away the cliques joined stay as they are.
  *
- * <p>Thread-safety: updates are applied under this object's lock; the stream's callbacks and
- * the scheduler may call in from any thread.
+ * <p>Thread-safety: updates are applied under this object's lock; the stream's callbacks and the
+ * scheduler may call in from any thread.
  */
 final class CliqueWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CliqueWatcher.class);
@@ -56,11 +56,16 @@ final class CliqueWatcher implements AutoCloseable {
 
   /**
    * @param scheduler resumes the stream and runs fallback polls; not owned
-   * @param fallbackPollMs the poll period when the nameserver cannot stream, and the longest
-   *     wait between attempts to resume the stream
+   * @param fallbackPollMs the poll period when the nameserver cannot stream, and the longest wait
+   *     between attempts to resume the stream
    */
-  CliqueWatcher(String self, Channel nameserver, CliqueRegistry registry, PeerDirectory peers,
-      ScheduledExecutorService scheduler, long fallbackPollMs) {
+  CliqueWatcher(
+      String self,
+      Channel nameserver,
+      CliqueRegistry registry,
+      PeerDirectory peers,
+      ScheduledExecutorService scheduler,
+      long fallbackPollMs) {
     this.self = self;
     this.streams = NameserverGrpc.newStub(nameserver);
     this.calls = NameserverGrpc.newBlockingStub(nameserver);
@@ -75,7 +80,8 @@ final class CliqueWatcher implements AutoCloseable {
     if (closed || call != null) {
       return this;
     }
-    streams.watchCliques(WatchCliquesRequest.newBuilder().setHost(self).build(),
+    streams.watchCliques(
+        WatchCliquesRequest.newBuilder().setHost(self).build(),
         new ClientResponseObserver<WatchCliquesRequest, WatchCliquesResponse>() {
           @Override
           public void beforeStart(ClientCallStreamObserver<WatchCliquesRequest> requestStream) {
@@ -113,8 +119,10 @@ final class CliqueWatcher implements AutoCloseable {
     if (status.getCode() == Status.Code.UNIMPLEMENTED
         || status.getCode() == Status.Code.RESOURCE_EXHAUSTED) {
       if (!pollNext) {
-        log.info("nameserver does not stream cliques ({}); polling every {} ms",
-            status.getCode(), fallbackPollMs);
+        log.info(
+            "nameserver does not stream cliques ({}); polling every {} ms",
+            status.getCode(),
+            fallbackPollMs);
       }
       // The first poll comes soon so the cliques are known; later ones at the fallback pace.
       delay = pollNext ? fallbackPollMs : FIRST_RETRY_MS;
@@ -146,8 +154,10 @@ final class CliqueWatcher implements AutoCloseable {
   void poll() {
     List<Clique> now;
     try {
-      ListCliquesResponse r = calls.withDeadlineAfter(3, TimeUnit.SECONDS)
-          .listCliques(ListCliquesRequest.newBuilder().setHost(self).build());
+      ListCliquesResponse r =
+          calls
+              .withDeadlineAfter(3, TimeUnit.SECONDS)
+              .listCliques(ListCliquesRequest.newBuilder().setHost(self).build());
       now = r.getCliquesList();
     } catch (StatusRuntimeException e) {
       return; // keep the cliques we are in while the nameserver is away
@@ -178,10 +188,14 @@ final class CliqueWatcher implements AutoCloseable {
     }
     for (Clique c : now.values()) {
       if (!c.equals(joined.get(c.getName()))) {
-        log.info("joining clique {} with {} every {} s", c.getName(), c.getMembersList(),
+        log.info(
+            "joining clique {} with {} every {} s",
+            c.getName(),
+            c.getMembersList(),
             c.getPeriodSeconds());
-        registry.join(new CliqueConfig(c.getName(), c.getMembersList(),
-            Duration.ofSeconds(c.getPeriodSeconds())));
+        registry.join(
+            new CliqueConfig(
+                c.getName(), c.getMembersList(), Duration.ofSeconds(c.getPeriodSeconds())));
         joined.put(c.getName(), c);
       }
     }

@@ -16,16 +16,16 @@ import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.api.v1.SeriesPoints;
 import org.netweather.client.NetWeatherClient;
-import org.netweather.sensor.spool.SpoolEntry;
 import org.netweather.sensor.spool.Spool;
+import org.netweather.sensor.spool.SpoolEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves spooled measurements to the memory-hosts the nameserver assigns their series, in
- * batches, acknowledging them in the spool only once a memory-host has acknowledged them.
- * Each memory-host is delivered to separately, so one that is down holds up only its own
- * series; they wait in the spool and go when it returns (or when their series move).
+ * Moves spooled measurements to the memory-hosts the nameserver assigns their series, in batches,
+ * acknowledging them in the spool only once a memory-host has acknowledged them. Each memory-host
+ * is delivered to separately, so one that is down holds up only its own series; they wait in the
+ * spool and go when it returns (or when their series move).
  *
  * <p>Public so that the site benchmark drives simulated sensors through this same code.
  */
@@ -56,8 +56,9 @@ public final class Delivery implements AutoCloseable {
 
   /** Delivers every {@code periodMs} from now on, besides the nudges. */
   public synchronized Delivery start(long periodMs) {
-    task = scheduler.scheduleWithFixedDelay(this::deliverSafely, periodMs, periodMs,
-        TimeUnit.MILLISECONDS);
+    task =
+        scheduler.scheduleWithFixedDelay(
+            this::deliverSafely, periodMs, periodMs, TimeUnit.MILLISECONDS);
     return this;
   }
 
@@ -85,8 +86,10 @@ public final class Delivery implements AutoCloseable {
         // Back-pressure (a full disk, a limit on series): waiting is the answer, and the
         // spool keeps the measurements meanwhile, within its own bound.
         backoffMs = Math.max(PRESSURE_BACKOFF_MS, Math.min(MAX_BACKOFF_MS, backoffMs * 2));
-        log.warn("memory-host is exhausted ({}); measurements stay spooled, next try in {} s",
-            e.getStatus().getDescription(), backoffMs / 1000);
+        log.warn(
+            "memory-host is exhausted ({}); measurements stay spooled, next try in {} s",
+            e.getStatus().getDescription(),
+            backoffMs / 1000);
       } else {
         backoffMs = Math.max(500, Math.min(MAX_BACKOFF_MS, backoffMs * 2));
         log.debug("delivery failed ({}); retrying in {} ms", e.getStatus(), backoffMs);
@@ -123,9 +126,10 @@ public final class Delivery implements AutoCloseable {
     for (Map.Entry<String, List<SpoolEntry>> h : byHost.entrySet()) {
       Map<String, SeriesPoints.Builder> bySeries = new LinkedHashMap<>();
       for (SpoolEntry e : h.getValue()) {
-        bySeries.computeIfAbsent(e.series(), s -> SeriesPoints.newBuilder().setSeries(s))
-            .addPoints(Measurement.newBuilder().setTimestampMs(e.timestampMs())
-                .setValue(e.value()));
+        bySeries
+            .computeIfAbsent(e.series(), s -> SeriesPoints.newBuilder().setSeries(s))
+            .addPoints(
+                Measurement.newBuilder().setTimestampMs(e.timestampMs()).setValue(e.value()));
       }
       AppendRequest.Builder req = AppendRequest.newBuilder();
       bySeries.values().forEach(req::addBatches);
@@ -134,8 +138,11 @@ public final class Delivery implements AutoCloseable {
       } catch (StatusRuntimeException e) {
         if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
           // A measurement the memory-host will never take would block the spool forever.
-          log.error("memory-host {} refused {} measurements: {}; dropping them", h.getKey(),
-              h.getValue().size(), e.getStatus().getDescription());
+          log.error(
+              "memory-host {} refused {} measurements: {}; dropping them",
+              h.getKey(),
+              h.getValue().size(),
+              e.getStatus().getDescription());
           spool.acknowledge(h.getValue().stream().mapToLong(SpoolEntry::seq).toArray());
           continue;
         }

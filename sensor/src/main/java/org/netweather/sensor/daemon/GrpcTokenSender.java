@@ -41,23 +41,28 @@ final class GrpcTokenSender implements TokenSender, AutoCloseable {
     }
     SensorControlGrpc.newStub(open.computeIfAbsent(p.control(), channels))
         .withDeadlineAfter(DEADLINE_MS, TimeUnit.MILLISECONDS)
-        .passToken(CliqueTokens.toProto(token), new io.grpc.stub.StreamObserver<>() {
-          @Override
-          public void onNext(PassTokenResponse value) {}
+        .passToken(
+            CliqueTokens.toProto(token),
+            new io.grpc.stub.StreamObserver<>() {
+              @Override
+              public void onNext(PassTokenResponse value) {}
 
-          @Override
-          public void onError(Throwable t) {
-            Status.Code code = Status.fromThrowable(t).getCode();
-            out.complete(code == Status.Code.ABORTED ? PassOutcome.STALE
-                : code == Status.Code.FAILED_PRECONDITION ? PassOutcome.NOT_MEMBER
-                : PassOutcome.UNREACHABLE);
-          }
+              @Override
+              public void onError(Throwable t) {
+                Status.Code code = Status.fromThrowable(t).getCode();
+                out.complete(
+                    code == Status.Code.ABORTED
+                        ? PassOutcome.STALE
+                        : code == Status.Code.FAILED_PRECONDITION
+                            ? PassOutcome.NOT_MEMBER
+                            : PassOutcome.UNREACHABLE);
+              }
 
-          @Override
-          public void onCompleted() {
-            out.complete(PassOutcome.ACCEPTED);
-          }
-        });
+              @Override
+              public void onCompleted() {
+                out.complete(PassOutcome.ACCEPTED);
+              }
+            });
     return out;
   }
 

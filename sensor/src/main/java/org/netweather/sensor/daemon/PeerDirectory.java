@@ -16,9 +16,9 @@ import org.netweather.api.v1.SearchResponse;
 import org.netweather.runtime.Addresses;
 
 /**
- * Where other hosts' sensors are: their control address and probe address, from their
- * registrations ({@code kind=sensor}, attributes {@code host} and {@code probe}). Refreshed on
- * a miss and by {@link #refresh()}.
+ * Where other hosts' sensors are: their control address and probe address, from their registrations
+ * ({@code kind=sensor}, attributes {@code host} and {@code probe}). Refreshed on a miss and by
+ * {@link #refresh()}.
  */
 final class PeerDirectory {
   /** One sensor's addresses. */
@@ -38,9 +38,14 @@ final class PeerDirectory {
       List<Registration> sensors = new ArrayList<>();
       String token = "";
       do { // the nameserver answers in pages
-        SearchResponse page = nameserver.withDeadlineAfter(3, TimeUnit.SECONDS)
-            .search(SearchRequest.newBuilder().setFilter("(kind=sensor)").setPageToken(token)
-                .build());
+        SearchResponse page =
+            nameserver
+                .withDeadlineAfter(3, TimeUnit.SECONDS)
+                .search(
+                    SearchRequest.newBuilder()
+                        .setFilter("(kind=sensor)")
+                        .setPageToken(token)
+                        .build());
         sensors.addAll(page.getRegistrationsList());
         token = page.getNextPageToken();
       } while (!token.isEmpty());
@@ -51,8 +56,8 @@ final class PeerDirectory {
           continue;
         }
         Addresses.HostPort hp = Addresses.parse("probe", probe);
-        fresh.put(host, new Peer(host, r.getAddress(),
-            new InetSocketAddress(hp.host(), hp.port())));
+        fresh.put(
+            host, new Peer(host, r.getAddress(), new InetSocketAddress(hp.host(), hp.port())));
       }
       peers.clear();
       peers.putAll(fresh);

@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The clique holder's experiments against one peer: each network skill in turn (latency,
- * connect time, bandwidth), recorded as {@code SKILL:SELF->PEER}. Skills run one after another
- * so they never disturb each other, and a cancelled run stops before its next skill.
+ * The clique holder's experiments against one peer: each network skill in turn (latency, connect
+ * time, bandwidth), recorded as {@code SKILL:SELF->PEER}. Skills run one after another so they
+ * never disturb each other, and a cancelled run stops before its next skill.
  */
 final class ProbeExperiments implements CliqueExperiments {
   private static final Logger log = LoggerFactory.getLogger(ProbeExperiments.class);
@@ -23,7 +23,11 @@ final class ProbeExperiments implements CliqueExperiments {
   private final Recorder recorder;
   private final SensorMetrics metrics;
 
-  ProbeExperiments(String self, List<PeerSkill> skills, PeerDirectory peers, Recorder recorder,
+  ProbeExperiments(
+      String self,
+      List<PeerSkill> skills,
+      PeerDirectory peers,
+      Recorder recorder,
       SensorMetrics metrics) {
     this.self = self;
     this.skills = List.copyOf(skills);
@@ -46,13 +50,17 @@ final class ProbeExperiments implements CliqueExperiments {
     return done;
   }
 
-  private void next(int i, PeerDirectory.Peer p, CompletableFuture<Void> done, String clique,
-      long startNanos) {
+  private void next(
+      int i, PeerDirectory.Peer p, CompletableFuture<Void> done, String clique, long startNanos) {
     if (i == skills.size() || done.isDone()) {
       // Logged when the last skill has really finished (even after a cancellation), so the
       // "probing" and "probed" lines bound this holder's traffic to the peer.
-      log.info("clique {}: probed {} in {} ms{}", clique, p.host(),
-          (System.nanoTime() - startNanos) / 1_000_000, done.isDone() ? " (cancelled)" : "");
+      log.info(
+          "clique {}: probed {} in {} ms{}",
+          clique,
+          p.host(),
+          (System.nanoTime() - startNanos) / 1_000_000,
+          done.isDone() ? " (cancelled)" : "");
       done.complete(null);
       return;
     }
@@ -61,22 +69,23 @@ final class ProbeExperiments implements CliqueExperiments {
     // When the clique gives up on this turn (experiment time-out), stop the skill in flight
     // too, so this holder's traffic ends before the next holder starts.
     done.whenComplete((v, e) -> running.cancel(true));
-    running.whenComplete((reading, err) -> {
-      try {
-        if (err == null) {
-          recorder.record(skill.name() + ":" + self + "->" + p.host(), reading);
-          metrics.taken(skill.name());
-        } else {
-          metrics.failed(skill.name());
-          log.info("{} to {} failed: {}", skill.name(), p.host(), err.toString());
-        }
-      } catch (RuntimeException e) {
-        // The spool could not take it; the turn goes on with the next skill regardless.
-        metrics.failed(skill.name());
-        log.warn("{} to {}: not recorded: {}", skill.name(), p.host(), e.toString());
-      } finally {
-        next(i + 1, p, done, clique, startNanos);
-      }
-    });
+    running.whenComplete(
+        (reading, err) -> {
+          try {
+            if (err == null) {
+              recorder.record(skill.name() + ":" + self + "->" + p.host(), reading);
+              metrics.taken(skill.name());
+            } else {
+              metrics.failed(skill.name());
+              log.info("{} to {} failed: {}", skill.name(), p.host(), err.toString());
+            }
+          } catch (RuntimeException e) {
+            // The spool could not take it; the turn goes on with the next skill regardless.
+            metrics.failed(skill.name());
+            log.warn("{} to {}: not recorded: {}", skill.name(), p.host(), e.toString());
+          } finally {
+            next(i + 1, p, done, clique, startNanos);
+          }
+        });
   }
 }

@@ -28,8 +28,8 @@ final class Recorder {
     try {
       spool.append(series, clockMs.getAsLong(), reading.value());
       metrics.spoolDropped(spool.dropped());
-      log.debug("{} = {} {} ({} bytes)", series, reading.value(), reading.unit(),
-          reading.bytesSpent());
+      log.debug(
+          "{} = {} {} ({} bytes)", series, reading.value(), reading.unit(), reading.bytesSpent());
     } catch (IOException e) {
       throw new UncheckedIOException("spooling " + series + " failed", e);
     }

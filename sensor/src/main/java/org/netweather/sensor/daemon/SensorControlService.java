@@ -37,8 +37,14 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
   private final PeerDirectory peers;
   private final Supplier<String> probeAddress;
 
-  SensorControlService(String host, Activities activities, CliqueRegistry cliques, Spool spool,
-      Map<String, Skill> skills, PeerDirectory peers, Supplier<String> probeAddress) {
+  SensorControlService(
+      String host,
+      Activities activities,
+      CliqueRegistry cliques,
+      Spool spool,
+      Map<String, Skill> skills,
+      PeerDirectory peers,
+      Supplier<String> probeAddress) {
     this.host = host;
     this.activities = activities;
     this.cliques = cliques;
@@ -50,14 +56,17 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
 
   @Override
   public void getStatus(GetStatusRequest req, StreamObserver<SensorStatus> out) {
-    Statuses.respond(out, () -> SensorStatus.newBuilder()
-        .setHost(host)
-        .addAllActivities(activities.list())
-        .addAllCliques(cliques.cliques())
-        .setSpooled(spool.pending())
-        .setSpoolDropped(spool.dropped())
-        .setProbeAddress(probeAddress.get())
-        .build());
+    Statuses.respond(
+        out,
+        () ->
+            SensorStatus.newBuilder()
+                .setHost(host)
+                .addAllActivities(activities.list())
+                .addAllCliques(cliques.cliques())
+                .setSpooled(spool.pending())
+                .setSpoolDropped(spool.dropped())
+                .setProbeAddress(probeAddress.get())
+                .build());
   }
 
   @Override
@@ -67,8 +76,9 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
 
   @Override
   public void stopActivity(StopActivityRequest req, StreamObserver<StopActivityResponse> out) {
-    Statuses.respond(out, () -> StopActivityResponse.newBuilder()
-        .setRemoved(activities.stop(req.getName())).build());
+    Statuses.respond(
+        out,
+        () -> StopActivityResponse.newBuilder().setRemoved(activities.stop(req.getName())).build());
   }
 
   @Override
@@ -80,54 +90,74 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
       out.onError(Statuses.toStatus(e));
       return;
     }
-    cliques.receive(token).whenComplete((verdict, err) -> {
-      if (err != null) {
-        out.onError(Statuses.toStatus(err));
-        return;
-      }
-      switch (verdict) {
-        case ACCEPTED -> {
-          out.onNext(PassTokenResponse.getDefaultInstance());
-          out.onCompleted();
-        }
-        case STALE -> out.onError(Status.ABORTED.withDescription("token of clique "
-            + req.getClique() + " is stale").asRuntimeException());
-        default -> out.onError(Status.FAILED_PRECONDITION.withDescription(host
-            + " is not a member of clique " + req.getClique()).asRuntimeException());
-      }
-    });
+    cliques
+        .receive(token)
+        .whenComplete(
+            (verdict, err) -> {
+              if (err != null) {
+                out.onError(Statuses.toStatus(err));
+                return;
+              }
+              switch (verdict) {
+                case ACCEPTED -> {
+                  out.onNext(PassTokenResponse.getDefaultInstance());
+                  out.onCompleted();
+                }
+                case STALE ->
+                    out.onError(
+                        Status.ABORTED
+                            .withDescription("token of clique " + req.getClique() + " is stale")
+                            .asRuntimeException());
+                default ->
+                    out.onError(
+                        Status.FAILED_PRECONDITION
+                            .withDescription(host + " is not a member of clique " + req.getClique())
+                            .asRuntimeException());
+              }
+            });
   }
 
   @Override
   public void probe(ProbeRequest req, StreamObserver<ProbeResponse> out) {
-    Statuses.respond(out, () -> {
-      Skill skill = skills.get(req.getSkill());
-      if (skill == null) {
-        throw new IllegalArgumentException("skill '" + req.getSkill() + "' is not one of "
-            + skills.keySet());
-      }
-      Reading r;
-      if (skill instanceof HostSkill h) {
-        r = h.measure();
-      } else {
-        if (req.getPeer().isEmpty()) {
-          throw new IllegalArgumentException("peer is missing; " + req.getSkill()
-              + " measures the path to another host");
-        }
-        InetSocketAddress peer = req.getPeer().contains(":")
-            ? toAddress(Addresses.parse("peer", req.getPeer()))
-            : peers.find(req.getPeer()).orElseThrow(() -> Statuses.notFound(
-                "no sensor is registered for host '" + req.getPeer() + "'")).probe();
-        try {
-          r = ((PeerSkill) skill).measure(peer).toCompletableFuture().get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-          throw Statuses.unavailable("probe of " + req.getPeer() + " failed: "
-              + e.getCause().getMessage());
-        }
-      }
-      return ProbeResponse.newBuilder().setValue(r.value()).setUnit(r.unit())
-          .setBytes(r.bytesSpent()).build();
-    });
+    Statuses.respond(
+        out,
+        () -> {
+          Skill skill = skills.get(req.getSkill());
+          if (skill == null) {
+            throw new IllegalArgumentException(
+                "skill '" + req.getSkill() + "' is not one of " + skills.keySet());
+          }
+          Reading r;
+          if (skill instanceof HostSkill h) {
+            r = h.measure();
+          } else {
+            if (req.getPeer().isEmpty()) {
+              throw new IllegalArgumentException(
+                  "peer is missing; " + req.getSkill() + " measures the path to another host");
+            }
+            InetSocketAddress peer =
+                req.getPeer().contains(":")
+                    ? toAddress(Addresses.parse("peer", req.getPeer()))
+                    : peers
+                        .find(req.getPeer())
+                        .orElseThrow(
+                            () ->
+                                Statuses.notFound(
+                                    "no sensor is registered for host '" + req.getPeer() + "'"))
+                        .probe();
+            try {
+              r = ((PeerSkill) skill).measure(peer).toCompletableFuture().get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+              throw Statuses.unavailable(
+                  "probe of " + req.getPeer() + " failed: " + e.getCause().getMessage());
+            }
+          }
+          return ProbeResponse.newBuilder()
+              .setValue(r.value())
+              .setUnit(r.unit())
+              .setBytes(r.bytesSpent())
+              .build();
+        });
   }
 
   private static InetSocketAddress toAddress(Addresses.HostPort hp) {

@@ -25,27 +25,32 @@ import org.netweather.sensor.spool.Spool;
  * increment. Skills and the spool know nothing of metrics.
  */
 final class SensorMetrics {
-  private static final Counter MEASUREMENTS = Counter.builder()
-      .name("netweather_sensor_measurements")
-      .help("Measurements a sensor's activities and clique turns took and spooled, by skill")
-      .labelNames("daemon", "skill")
-      .register();
-  private static final Counter FAILED = Counter.builder()
-      .name("netweather_sensor_failed_measurements")
-      .help("Measurements that failed (error, time-out, cancelled clique turn, spool write),"
-          + " by skill")
-      .labelNames("daemon", "skill")
-      .register();
-  private static final Counter DROPPED = Counter.builder()
-      .name("netweather_sensor_spool_dropped_measurements")
-      .help("Undelivered measurements deleted because the spool was full")
-      .labelNames("daemon")
-      .register();
-  private static final LiveGauge SPOOL_PENDING = LiveGauge.standard(
-      "netweather_sensor_spool_pending_measurements",
-      "Measurements spooled and not yet acknowledged by a memory-host");
-  private static final LiveGauge SPOOL_BYTES = LiveGauge.standard("netweather_sensor_spool_bytes",
-      "Disk used by the spool's segment files");
+  private static final Counter MEASUREMENTS =
+      Counter.builder()
+          .name("netweather_sensor_measurements")
+          .help("Measurements a sensor's activities and clique turns took and spooled, by skill")
+          .labelNames("daemon", "skill")
+          .register();
+  private static final Counter FAILED =
+      Counter.builder()
+          .name("netweather_sensor_failed_measurements")
+          .help(
+              "Measurements that failed (error, time-out, cancelled clique turn, spool write),"
+                  + " by skill")
+          .labelNames("daemon", "skill")
+          .register();
+  private static final Counter DROPPED =
+      Counter.builder()
+          .name("netweather_sensor_spool_dropped_measurements")
+          .help("Undelivered measurements deleted because the spool was full")
+          .labelNames("daemon")
+          .register();
+  private static final LiveGauge SPOOL_PENDING =
+      LiveGauge.standard(
+          "netweather_sensor_spool_pending_measurements",
+          "Measurements spooled and not yet acknowledged by a memory-host");
+  private static final LiveGauge SPOOL_BYTES =
+      LiveGauge.standard("netweather_sensor_spool_bytes", "Disk used by the spool's segment files");
 
   private final String daemon;
   private final Map<String, CounterDataPoint> taken = new HashMap<>();
@@ -80,8 +85,8 @@ final class SensorMetrics {
   }
 
   /**
-   * Counts what the spool dropped since last called. The spool only drops while appending and
-   * keeps a running total, so the recorder hands that total over after each append.
+   * Counts what the spool dropped since last called. The spool only drops while appending and keeps
+   * a running total, so the recorder hands that total over after each append.
    */
   void spoolDropped(long droppedSinceOpen) {
     long before = droppedSeen.getAndAccumulate(droppedSinceOpen, Math::max);
@@ -92,7 +97,7 @@ final class SensorMetrics {
 
   /** Reports {@code spool}'s backlog and size under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, Spool spool) {
-    return LiveGauge.all(SPOOL_PENDING.add(daemon, spool::pending),
-        SPOOL_BYTES.add(daemon, spool::sizeBytes));
+    return LiveGauge.all(
+        SPOOL_PENDING.add(daemon, spool::pending), SPOOL_BYTES.add(daemon, spool::sizeBytes));
   }
 }

@@ -11,43 +11,81 @@ import org.netweather.sensor.spool.SpoolOptions;
  * declared once below, and an immutable, checked snapshot of their values.
  */
 public final class SensorProperties {
-  public static final Setting<String> HOST = Setting.text("host", "",
-      "This host's name in series names; empty means the machine's host name.");
-  public static final Setting<String> ADVERTISE = Setting.text("advertise", "",
-      "Address other daemons use to reach this sensor; empty means host.").label("ADDR");
-  public static final Setting<String> BIND = Setting.text("bind", "",
-      "Address to bind the control service and probe listener to; empty means all addresses.")
-      .label("ADDR");
-  public static final Setting<Integer> PORT = DaemonSettings.port(8060,
-      "gRPC port of the control service (the original NWS sensor used 8060).");
-  public static final Setting<Integer> PROBE_PORT = Setting.integer("probePort", 8061,
-      "Probe listener port; 0 picks a free one.").between(0, 65535).label("PORT");
+  public static final Setting<String> HOST =
+      Setting.text(
+          "host", "", "This host's name in series names; empty means the machine's host name.");
+  public static final Setting<String> ADVERTISE =
+      Setting.text(
+              "advertise", "", "Address other daemons use to reach this sensor; empty means host.")
+          .label("ADDR");
+  public static final Setting<String> BIND =
+      Setting.text(
+              "bind",
+              "",
+              "Address to bind the control service and probe listener to; empty means all addresses.")
+          .label("ADDR");
+  public static final Setting<Integer> PORT =
+      DaemonSettings.port(
+          8060, "gRPC port of the control service (the original NWS sensor used 8060).");
+  public static final Setting<Integer> PROBE_PORT =
+      Setting.integer("probePort", 8061, "Probe listener port; 0 picks a free one.")
+          .between(0, 65535)
+          .label("PORT");
   public static final Setting<Integer> METRICS_PORT = DaemonSettings.metricsPort(8069);
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
-  public static final Setting<String> DATA_DIR = Setting.text("dataDir", "nws-data/sensor",
-      "Where the spool lives.").label("DIR");
-  public static final Setting<String> CLUSTER = DaemonSettings.optionalCluster(
-      "Cluster this host belongs to, used by proxies to find their hosts; empty means none.");
+  public static final Setting<String> DATA_DIR =
+      Setting.text("dataDir", "nws-data/sensor", "Where the spool lives.").label("DIR");
+  public static final Setting<String> CLUSTER =
+      DaemonSettings.optionalCluster(
+          "Cluster this host belongs to, used by proxies to find their hosts; empty means none.");
   // Long: heartbeats at a third of it are what a site's nameserver pays for (10 000 sensors at
   // 180 s cost it under a tenth of a core); a dead sensor stays listed up to this long.
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds(180);
-  public static final Setting<Integer> CPU_PERIOD_SECONDS = Setting.integer("cpuPeriodSeconds",
-      10, "Period of cpu.availability, seconds (the original's default was 10).").atLeast(1);
-  public static final Setting<Integer> MEMORY_PERIOD_SECONDS = Setting.integer(
-      "memoryPeriodSeconds", 10, "Period of memory.free, seconds.").atLeast(1);
-  public static final Setting<Long> CLIQUE_POLL_MS = Setting.longInteger("cliquePollMs", 30_000,
-      "Cliques are pushed by the nameserver's WatchCliques stream; only when it cannot stream"
-      + " are they polled, this often, in milliseconds.").atLeast(1);
-  public static final Setting<Long> SPOOL_BYTES = Setting.longInteger("spoolBytes",
-      SpoolOptions.defaults().maxBytes(),
-      "Disk the spool of undelivered measurements may use, in bytes.")
-      .atLeast(8 * 1024); // the spool is eight segments of at least 1 KiB
-  public static final Setting<Boolean> PROBE_FROM_ANYONE = Setting.bool("probeFromAnyone", false,
-      "Allow probes from any address (for tests and `nws probe-server`), not only sensors.");
+  public static final Setting<Integer> CPU_PERIOD_SECONDS =
+      Setting.integer(
+              "cpuPeriodSeconds",
+              10,
+              "Period of cpu.availability, seconds (the original's default was 10).")
+          .atLeast(1);
+  public static final Setting<Integer> MEMORY_PERIOD_SECONDS =
+      Setting.integer("memoryPeriodSeconds", 10, "Period of memory.free, seconds.").atLeast(1);
+  public static final Setting<Long> CLIQUE_POLL_MS =
+      Setting.longInteger(
+              "cliquePollMs",
+              30_000,
+              "Cliques are pushed by the nameserver's WatchCliques stream; only when it cannot stream"
+                  + " are they polled, this often, in milliseconds.")
+          .atLeast(1);
+  public static final Setting<Long> SPOOL_BYTES =
+      Setting.longInteger(
+              "spoolBytes",
+              SpoolOptions.defaults().maxBytes(),
+              "Disk the spool of undelivered measurements may use, in bytes.")
+          .atLeast(8 * 1024); // the spool is eight segments of at least 1 KiB
+  public static final Setting<Boolean> PROBE_FROM_ANYONE =
+      Setting.bool(
+          "probeFromAnyone",
+          false,
+          "Allow probes from any address (for tests and `nws probe-server`), not only sensors.");
 
-  public static final ConfigSchema SCHEMA = ConfigSchema.of("sensor", HOST, ADVERTISE, BIND, PORT,
-      PROBE_PORT, METRICS_PORT, NAMESERVER, DATA_DIR, CLUSTER, TTL_SECONDS, CPU_PERIOD_SECONDS,
-      MEMORY_PERIOD_SECONDS, CLIQUE_POLL_MS, SPOOL_BYTES, PROBE_FROM_ANYONE);
+  public static final ConfigSchema SCHEMA =
+      ConfigSchema.of(
+          "sensor",
+          HOST,
+          ADVERTISE,
+          BIND,
+          PORT,
+          PROBE_PORT,
+          METRICS_PORT,
+          NAMESERVER,
+          DATA_DIR,
+          CLUSTER,
+          TTL_SECONDS,
+          CPU_PERIOD_SECONDS,
+          MEMORY_PERIOD_SECONDS,
+          CLIQUE_POLL_MS,
+          SPOOL_BYTES,
+          PROBE_FROM_ANYONE);
 
   public final String host;
   public final String advertise;

@@ -24,10 +24,10 @@ import org.netweather.sensor.spool.Spool;
 import org.netweather.sensor.spool.SpoolOptions;
 
 /**
- * The sensor daemon for one host: host skills on periods, clique membership from the
- * nameserver with probes when this host holds the token, a probe listener for peers, a spool
- * delivered to memory-hosts, and the control service. Registers as kind {@code sensor} with
- * attributes {@code host}, {@code probe} and {@code cluster}.
+ * The sensor daemon for one host: host skills on periods, clique membership from the nameserver
+ * with probes when this host holds the token, a probe listener for peers, a spool delivered to
+ * memory-hosts, and the control service. Registers as kind {@code sensor} with attributes {@code
+ * host}, {@code probe} and {@code cluster}.
  *
  * <pre>{@code
  * try (SensorServer s = SensorServer.start(props, ServerBuilder.forPort(props.port), channels)) {
@@ -51,67 +51,108 @@ public final class SensorServer implements AutoCloseable {
   /**
    * Starts the sensor: its gRPC services, probe server, skills and delivery.
    *
-   * @param channels opens channels to the nameserver, memory-hosts and peer sensors; they are
-   *     owned and closed by the server
+   * @param channels opens channels to the nameserver, memory-hosts and peer sensors; they are owned
+   *     and closed by the server
    */
-  public static SensorServer start(SensorProperties props, ServerBuilder<?> builder,
-      Function<String, ManagedChannel> channels) throws IOException {
+  public static SensorServer start(
+      SensorProperties props, ServerBuilder<?> builder, Function<String, ManagedChannel> channels)
+      throws IOException {
     String host = Daemon.host(props.host);
     String problem = SeriesName.nameProblem("host", host);
     if (problem != null) {
       throw new IllegalArgumentException(problem + " (use --host NAME)");
     }
     String advertise = props.advertise.isEmpty() ? host : props.advertise;
-    return Daemon.start("sensor", builder, channels, daemon -> {
-      Spool spool = daemon.own(Spool.open(Path.of(props.dataDir, "spool"),
-          SpoolOptions.of(props.spoolBytes)));
-      SkillSet skills = SkillSet.create();
-      SensorMetrics metrics = SensorMetrics.forDaemon(daemon.name(), skills.all().keySet());
-      // Closed before the spool: a scrape never reads a closed one.
-      daemon.own(SensorMetrics.gauges(daemon.name(), spool));
-      daemon.own(skills);
-      // Timers, delivery, clique polling: short tasks. Host skills get their own thread.
-      // Stopped after everything that schedules on them (closing is in reverse).
-      ScheduledExecutorService scheduler = daemon.scheduler("sensor-sched", 2);
-      ScheduledExecutorService skillRunner = daemon.scheduler("sensor-skills", 1);
-      ScheduledExecutorService cliqueThread = daemon.scheduler("sensor-clique", 1);
-      ManagedChannel ns = daemon.channel(props.nameserver);
-      // One try per call: the spool already retries every measurement until it is acknowledged.
-      NetWeatherClient client = daemon.own(NetWeatherClient.forChannel(ns)
-          .deadline(Duration.ofSeconds(10)).maxAttempts(1).channels(channels).build());
-      PeerDirectory peers = new PeerDirectory(ns);
-      GrpcTokenSender tokens = daemon.own(new GrpcTokenSender(peers, channels));
-      ProbeServer probe = daemon.own(new ProbeServer(skills.group(), ProbeServerOptions.defaults(
-          props.bind.isEmpty() ? new InetSocketAddress(props.probePort)
-              : new InetSocketAddress(props.bind, props.probePort)),
-          props.probeFromAnyone ? a -> true : peers::isSensorAddress, Ticker.system()));
-      Delivery delivery = daemon.own(new Delivery(spool, client, scheduler));
-      Recorder recorder = new Recorder(spool, delivery::nudge, System::currentTimeMillis,
-          metrics);
-      CliqueRegistry cliques = daemon.own(new CliqueRegistry(host,
-          CliqueScheduler.of(cliqueThread), tokens,
-          new ProbeExperiments(host, skills.cliqueSkills(), peers, recorder, metrics),
-          System::currentTimeMillis, CliqueOptions.defaults()));
-      Activities activities = daemon.own(new Activities(host, skills.all(), peers, recorder,
-          skillRunner, metrics));
-      probe.start();
-      daemon.serve(List.of(new SensorControlService(host, activities, cliques, spool,
-          skills.all(), peers, () -> advertise + ":" + probe.port())));
-      Registration.Builder reg = daemon.registration("sensor", host, advertise)
-          .putAttributes("probe", advertise + ":" + probe.port());
-      if (!props.cluster.isEmpty()) {
-        reg.putAttributes("cluster", props.cluster);
-      }
-      daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
-      delivery.start(1_000);
-      activities.start(Activity.newBuilder().setName("cpu").setSkill("cpu.availability")
-          .setPeriodSeconds(props.cpuPeriodSeconds).build());
-      activities.start(Activity.newBuilder().setName("memory").setSkill("memory.free")
-          .setPeriodSeconds(props.memoryPeriodSeconds).build());
-      daemon.own(new CliqueWatcher(host, ns, cliques, peers, scheduler, props.cliquePollMs))
-          .start();
-      return new SensorServer(daemon, spool, delivery, probe.port());
-    });
+    return Daemon.start(
+        "sensor",
+        builder,
+        channels,
+        daemon -> {
+          Spool spool =
+              daemon.own(
+                  Spool.open(Path.of(props.dataDir, "spool"), SpoolOptions.of(props.spoolBytes)));
+          SkillSet skills = SkillSet.create();
+          SensorMetrics metrics = SensorMetrics.forDaemon(daemon.name(), skills.all().keySet());
+          // Closed before the spool: a scrape never reads a closed one.
+          daemon.own(SensorMetrics.gauges(daemon.name(), spool));
+          daemon.own(skills);
+          // Timers, delivery, clique polling: short tasks. Host skills get their own thread.
+          // Stopped after everything that schedules on them (closing is in reverse).
+          ScheduledExecutorService scheduler = daemon.scheduler("sensor-sched", 2);
+          ScheduledExecutorService skillRunner = daemon.scheduler("sensor-skills", 1);
+          ScheduledExecutorService cliqueThread = daemon.scheduler("sensor-clique", 1);
+          ManagedChannel ns = daemon.channel(props.nameserver);
+          // One try per call: the spool already retries every measurement until it is acknowledged.
+          NetWeatherClient client =
+              daemon.own(
+                  NetWeatherClient.forChannel(ns)
+                      .deadline(Duration.ofSeconds(10))
+                      .maxAttempts(1)
+                      .channels(channels)
+                      .build());
+          PeerDirectory peers = new PeerDirectory(ns);
+          GrpcTokenSender tokens = daemon.own(new GrpcTokenSender(peers, channels));
+          ProbeServer probe =
+              daemon.own(
+                  new ProbeServer(
+                      skills.group(),
+                      ProbeServerOptions.defaults(
+                          props.bind.isEmpty()
+                              ? new InetSocketAddress(props.probePort)
+                              : new InetSocketAddress(props.bind, props.probePort)),
+                      props.probeFromAnyone ? a -> true : peers::isSensorAddress,
+                      Ticker.system()));
+          Delivery delivery = daemon.own(new Delivery(spool, client, scheduler));
+          Recorder recorder =
+              new Recorder(spool, delivery::nudge, System::currentTimeMillis, metrics);
+          CliqueRegistry cliques =
+              daemon.own(
+                  new CliqueRegistry(
+                      host,
+                      CliqueScheduler.of(cliqueThread),
+                      tokens,
+                      new ProbeExperiments(host, skills.cliqueSkills(), peers, recorder, metrics),
+                      System::currentTimeMillis,
+                      CliqueOptions.defaults()));
+          Activities activities =
+              daemon.own(new Activities(host, skills.all(), peers, recorder, skillRunner, metrics));
+          probe.start();
+          daemon.serve(
+              List.of(
+                  new SensorControlService(
+                      host,
+                      activities,
+                      cliques,
+                      spool,
+                      skills.all(),
+                      peers,
+                      () -> advertise + ":" + probe.port())));
+          Registration.Builder reg =
+              daemon
+                  .registration("sensor", host, advertise)
+                  .putAttributes("probe", advertise + ":" + probe.port());
+          if (!props.cluster.isEmpty()) {
+            reg.putAttributes("cluster", props.cluster);
+          }
+          daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
+          delivery.start(1_000);
+          activities.start(
+              Activity.newBuilder()
+                  .setName("cpu")
+                  .setSkill("cpu.availability")
+                  .setPeriodSeconds(props.cpuPeriodSeconds)
+                  .build());
+          activities.start(
+              Activity.newBuilder()
+                  .setName("memory")
+                  .setSkill("memory.free")
+                  .setPeriodSeconds(props.memoryPeriodSeconds)
+                  .build());
+          daemon
+              .own(new CliqueWatcher(host, ns, cliques, peers, scheduler, props.cliquePollMs))
+              .start();
+          return new SensorServer(daemon, spool, delivery, probe.port());
+        });
   }
 
   public int getPort() {

@@ -29,8 +29,8 @@ import org.netweather.sensor.probe.ProbeEventLoops;
 import org.netweather.sensor.probe.TcpProbeSkill;
 
 /**
- * Every skill a sensor has, by resource name, with the event loops and probe client they
- * share. Whoever creates a set closes it.
+ * Every skill a sensor has, by resource name, with the event loops and probe client they share.
+ * Whoever creates a set closes it.
  *
  * <pre>{@code
  * try (SkillSet skills = SkillSet.create()) {
@@ -45,8 +45,12 @@ public final class SkillSet implements AutoCloseable {
   private final ExecutorService plogp;
   private final Map<String, Skill> skills;
 
-  private SkillSet(EventLoopGroup group, ProbeClient client, ExecutorService interference,
-      ExecutorService plogp, Map<String, Skill> skills) {
+  private SkillSet(
+      EventLoopGroup group,
+      ProbeClient client,
+      ExecutorService interference,
+      ExecutorService plogp,
+      Map<String, Skill> skills) {
     this.group = group;
     this.client = client;
     this.interference = interference;
@@ -60,26 +64,39 @@ public final class SkillSet implements AutoCloseable {
     Ticker ticker = Ticker.system();
     ProbeClient client = new ProbeClient(group, ProbeClientOptions.defaults(), ticker);
     // Interference experiments compute for seconds; one at a time is plenty.
-    ExecutorService interference = Executors.newSingleThreadExecutor(
-        new NamedThreadFactory("interference"));
+    ExecutorService interference =
+        Executors.newSingleThreadExecutor(new NamedThreadFactory("interference"));
     // pLogP timings block on their probe connection; one measurement at a time, within 50 s so
     // that the daemon's 60 s wait for a peer skill sees it end.
     ExecutorService plogp = Executors.newSingleThreadExecutor(new NamedThreadFactory("plogp"));
     Map<String, Skill> skills = new LinkedHashMap<>();
-    for (Skill s : List.of(
-        CpuAvailabilitySkill.create(host, CpuAvailabilityOptions.defaults()),
-        new MemoryFreeSkill(host),
-        new TcpProbeSkill(TcpProbeSkill.Kind.LATENCY, client),
-        new TcpProbeSkill(TcpProbeSkill.Kind.CONNECT, client),
-        new TcpProbeSkill(TcpProbeSkill.Kind.BANDWIDTH, client),
-        new InterferenceSkill(Direction.SEND, MatrixDiagonalKernel::paper,
-            new ProbeTransferDriver(client), ticker, InterferenceOptions.defaults(),
-            interference),
-        new InterferenceSkill(Direction.RECEIVE, MatrixDiagonalKernel::paper,
-            new ProbeTransferDriver(client), ticker, InterferenceOptions.defaults(),
-            interference),
-        new PLogPSkill(client, PLogPMeasurement.Settings.defaults(), Duration.ofSeconds(50),
-            ticker, plogp))) {
+    for (Skill s :
+        List.of(
+            CpuAvailabilitySkill.create(host, CpuAvailabilityOptions.defaults()),
+            new MemoryFreeSkill(host),
+            new TcpProbeSkill(TcpProbeSkill.Kind.LATENCY, client),
+            new TcpProbeSkill(TcpProbeSkill.Kind.CONNECT, client),
+            new TcpProbeSkill(TcpProbeSkill.Kind.BANDWIDTH, client),
+            new InterferenceSkill(
+                Direction.SEND,
+                MatrixDiagonalKernel::paper,
+                new ProbeTransferDriver(client),
+                ticker,
+                InterferenceOptions.defaults(),
+                interference),
+            new InterferenceSkill(
+                Direction.RECEIVE,
+                MatrixDiagonalKernel::paper,
+                new ProbeTransferDriver(client),
+                ticker,
+                InterferenceOptions.defaults(),
+                interference),
+            new PLogPSkill(
+                client,
+                PLogPMeasurement.Settings.defaults(),
+                Duration.ofSeconds(50),
+                ticker,
+                plogp))) {
       skills.put(s.name(), s);
     }
     return new SkillSet(group, client, interference, plogp, skills);
@@ -100,7 +117,9 @@ public final class SkillSet implements AutoCloseable {
 
   /** The network skills a clique holder runs against each peer, in order. */
   List<PeerSkill> cliqueSkills() {
-    return List.of((PeerSkill) skills.get("tcp.latency"), (PeerSkill) skills.get("tcp.connect"),
+    return List.of(
+        (PeerSkill) skills.get("tcp.latency"),
+        (PeerSkill) skills.get("tcp.connect"),
         (PeerSkill) skills.get("tcp.bandwidth"));
   }
 

@@ -14,9 +14,9 @@ import oshi.software.os.OperatingSystem;
 /**
  * {@link HostMetrics} read through OSHI, plus the Linux run queue from {@code /proc/loadavg}.
  *
- * <p>OSHI caches most readings for about 300 ms, which is far below any sensible check period.
- * The run queue is not in OSHI's API; it is the fourth field of {@code /proc/loadavg}
- * ({@code running/total}) and is NaN on other systems.
+ * <p>OSHI caches most readings for about 300 ms, which is far below any sensible check period. The
+ * run queue is not in OSHI's API; it is the fourth field of {@code /proc/loadavg} ({@code
+ * running/total}) and is NaN on other systems.
  *
  * <p>Thread-safety: safe for concurrent use; OSHI's objects are.
  */

@@ -71,8 +71,7 @@ public final class InterferenceExperiment {
     List<InterferenceSample> samples = new ArrayList<>(runPhase(null));
     long bytes = 0;
     double top;
-    try (TransferDriver.Transfer t =
-        driver.start(peer, direction, options.maxBytesPerSecond())) {
+    try (TransferDriver.Transfer t = driver.start(peer, direction, options.maxBytesPerSecond())) {
       List<InterferenceSample> fast = runPhase(t);
       samples.addAll(fast);
       top = fast.stream().mapToDouble(InterferenceSample::transferMBps).average().orElse(0) * 1e6;
@@ -108,8 +107,8 @@ public final class InterferenceExperiment {
         long bytes = transfer == null ? 0 : transfer.bytes();
         double seconds = (now - sampleStart) / 1e9;
         if (!warmingUp) {
-          samples.add(new InterferenceSample((bytes - bytesAtStart) / seconds / 1e6,
-              tasks / seconds));
+          samples.add(
+              new InterferenceSample((bytes - bytesAtStart) / seconds / 1e6, tasks / seconds));
         }
         warmingUp = false;
         sampleStart = now;

@@ -18,9 +18,9 @@ import org.netweather.sensor.Ticker;
  * compute rate lost per MB/s sent to (received from) a peer.
  *
  * <p>Runs an {@link InterferenceExperiment} on {@code executor} (it occupies one thread for the
- * whole experiment) and fits it with {@link InterferenceFit}. The reading's value is IR in
- * {@code fraction per MB/s}; extras carry {@code stderr}, {@code intercept}, {@code points} and
- * {@code r2}; {@code bytesSpent} is the payload moved.
+ * whole experiment) and fits it with {@link InterferenceFit}. The reading's value is IR in {@code
+ * fraction per MB/s}; extras carry {@code stderr}, {@code intercept}, {@code points} and {@code
+ * r2}; {@code bytesSpent} is the payload moved.
  *
  * <pre>{@code
  * PeerSkill send = new InterferenceSkill(Direction.SEND, MatrixDiagonalKernel::paper,
@@ -77,8 +77,8 @@ public final class InterferenceSkill implements PeerSkill {
   private Reading run(InetSocketAddress peer) {
     InterferenceExperiment.Result result;
     try {
-      result = new InterferenceExperiment(kernels.get(), driver, ticker, options)
-          .run(peer, direction);
+      result =
+          new InterferenceExperiment(kernels.get(), driver, ticker, options).run(peer, direction);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -7,8 +7,8 @@ import java.util.SplittableRandom;
  *
  * <p>Kreaseck et al. §2: n = 1024 (a 4 MB matrix) and k = 1. Each diagonal element of A^2 is a dot
  * product of a row with a column, so every task walks the whole matrix, half of it down columns.
- * That memory footprint matters: the paper saw interference rates halve as the matrix shrank to
- * 8 x 8 (§2.5), because much of the interference is contention for caches and memory bandwidth.
+ * That memory footprint matters: the paper saw interference rates halve as the matrix shrank to 8 x
+ * 8 (§2.5), because much of the interference is contention for caches and memory bandwidth.
  *
  * <p>Not thread-safe; one experiment owns one kernel.
  */

@@ -22,8 +22,10 @@ public final class ProbeTransferDriver implements TransferDriver {
       throws IOException {
     ProbeTransfer t;
     try {
-      t = client.startTransfer(peer, direction == Direction.SEND, bytesPerSecond)
-          .get(30, TimeUnit.SECONDS);
+      t =
+          client
+              .startTransfer(peer, direction == Direction.SEND, bytesPerSecond)
+              .get(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while connecting to " + peer, e);

@@ -5,8 +5,8 @@
  *
  * <p>The arithmetic (the least-squares fit and the k + 2 point calibration) lives in {@code
  * org.netweather.model.interference}, shared with the tree scheduler; {@link
- * org.netweather.sensor.interference.InterferenceExperiment} drives a compute kernel and a
- * transfer under an injected clock; {@link org.netweather.sensor.interference.InterferenceSkill}
- * runs it against a peer's probe port.
+ * org.netweather.sensor.interference.InterferenceExperiment} drives a compute kernel and a transfer
+ * under an injected clock; {@link org.netweather.sensor.interference.InterferenceSkill} runs it
+ * against a peer's probe port.
  */
 package org.netweather.sensor.interference;

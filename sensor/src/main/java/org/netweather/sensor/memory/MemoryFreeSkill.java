@@ -19,8 +19,8 @@ import org.netweather.sensor.host.HostMetrics;
  *   free = min(available, limit - usage)              (inside a cgroup with a memory limit)
  * </pre>
  *
- * <p>A cgroup's usage includes its own page cache, so inside a container the figure errs low by
- * the reclaimable cache; that errs on the side of not promising memory that would page.
+ * <p>A cgroup's usage includes its own page cache, so inside a container the figure errs low by the
+ * reclaimable cache; that errs on the side of not promising memory that would page.
  */
 public final class MemoryFreeSkill implements HostSkill {
 

@@ -40,16 +40,16 @@ import java.util.function.DoubleSupplier;
  * finds eager → rendezvous protocol switches.
  * </pre>
  *
- * <p>Why the paired RTT(0): g(m) − g(0) is a difference of two round trips, which on a fast path
- * is far smaller than their noise. On a shared 2-core host's loopback, g(m) − g(0) is 0-1 µs up
- * to 1 KiB while RTT(0) read 14 or 22 µs from one round trip to the next, and for spells of tens
- * of ms (after a saturation burst, or while another process ran) 50-80 µs. Timing RTT(0) once
- * as the reference of all sizes, as logp_mpi does, a reference from such a spell made every
- * later g(m) negative (−10 to −87 µs on loopback). Round trips of 0 and m bytes timed next to
- * each other share the host's state, so the spell cancels out of their difference, and the
- * median of the differences ignores the odd preempted one. What noise is left can still make
- * the difference of a few bytes come out negative; m bytes cannot arrive sooner than 0 bytes, so g(m) >= g(0) and the difference is
- * floored at 0, not reported as a negative gap.
+ * <p>Why the paired RTT(0): g(m) − g(0) is a difference of two round trips, which on a fast path is
+ * far smaller than their noise. On a shared 2-core host's loopback, g(m) − g(0) is 0-1 µs up to 1
+ * KiB while RTT(0) read 14 or 22 µs from one round trip to the next, and for spells of tens of ms
+ * (after a saturation burst, or while another process ran) 50-80 µs. Timing RTT(0) once as the
+ * reference of all sizes, as logp_mpi does, a reference from such a spell made every later g(m)
+ * negative (−10 to −87 µs on loopback). Round trips of 0 and m bytes timed next to each other share
+ * the host's state, so the spell cancels out of their difference, and the median of the differences
+ * ignores the odd preempted one. What noise is left can still make the difference of a few bytes
+ * come out negative; m bytes cannot arrive sooner than 0 bytes, so g(m) >= g(0) and the difference
+ * is floored at 0, not reported as a negative gap.
  */
 public final class PLogPMeasurement {
   static final int SETTLE_GROUP = 4;
@@ -57,9 +57,11 @@ public final class PLogPMeasurement {
 
   private final PLogPChannel channel;
   private final Settings settings;
-  private final TreeMap<Integer, double[]> points = new TreeMap<>();   // size → {g, os, or}
+  private final TreeMap<Integer, double[]> points = new TreeMap<>(); // size → {g, os, or}
+
   /** Every 0-byte round trip timed next to an m-byte one: L's RTT(0) is their median. */
   private final List<Double> pairedRtt0 = new ArrayList<>();
+
   private double rtt0;
   private double g0;
 
@@ -71,12 +73,13 @@ public final class PLogPMeasurement {
    * @param maxRepeats cap on repetitions of one timing
    * @param maxSizes cap on measured sizes, so a noisy link cannot make it run forever
    */
-  public record Settings(int minSize, int maxSize, double eps, double maxDiff, int maxRepeats,
-      int maxSizes) {
+  public record Settings(
+      int minSize, int maxSize, double eps, double maxDiff, int maxRepeats, int maxSizes) {
     public Settings {
       if (minSize < 1 || maxSize < minSize || eps <= 0 || maxDiff <= 0 || maxRepeats < 1) {
-        throw new IllegalArgumentException("pLogP settings: need 1 <= minSize <= maxSize and "
-            + "positive eps, maxDiff, maxRepeats");
+        throw new IllegalArgumentException(
+            "pLogP settings: need 1 <= minSize <= maxSize and "
+                + "positive eps, maxDiff, maxRepeats");
       }
     }
 
@@ -103,8 +106,11 @@ public final class PLogPMeasurement {
       measureAt((int) m);
     }
     // Past maxSize: go on while the curve is still not linear.
-    for (long m = 2L * settings.maxSize(); m <= 8L * settings.maxSize() && m <= Integer.MAX_VALUE
-        && points.size() < settings.maxSizes(); m *= 2) {
+    for (long m = 2L * settings.maxSize();
+        m <= 8L * settings.maxSize()
+            && m <= Integer.MAX_VALUE
+            && points.size() < settings.maxSizes();
+        m *= 2) {
       measureAt((int) m);
       if (deviation(points.lastKey()) <= settings.maxDiff()) {
         break;
@@ -121,8 +127,10 @@ public final class PLogPMeasurement {
       }
       k++;
     }
-    double roundTrip0 = pairedRtt0.isEmpty() ? rtt0
-        : median(pairedRtt0.stream().mapToDouble(Double::doubleValue).toArray());
+    double roundTrip0 =
+        pairedRtt0.isEmpty()
+            ? rtt0
+            : median(pairedRtt0.stream().mapToDouble(Double::doubleValue).toArray());
     return new PLogPParameters(Math.max(0, roundTrip0 / 2 - v[0][0]), sizes, v[0], v[1], v[2]);
   }
 
@@ -139,8 +147,8 @@ public final class PLogPMeasurement {
   }
 
   /**
-   * Round trips of m and of 0 bytes in alternation (which goes first swaps every pair), until
-   * the m-byte ones meet {@link #repeat}'s precision.
+   * Round trips of m and of 0 bytes in alternation (which goes first swaps every pair), until the
+   * m-byte ones meet {@link #repeat}'s precision.
    *
    * @return {the median RTT(m), the median of RTT(m) − RTT(0) over the pairs}
    */
@@ -185,7 +193,8 @@ public final class PLogPMeasurement {
       double t = repeat(() -> channel.burst(count, 0));
       double g = (t - rtt0) / (count - 1);
       perMessage = t / count;
-      if (!Double.isNaN(previous) && Math.abs(g - previous) <= 0.01 * Math.abs(previous)
+      if (!Double.isNaN(previous)
+          && Math.abs(g - previous) <= 0.01 * Math.abs(previous)
           && rtt0 <= 0.01 * t) {
         return g > 0 ? g : perMessage;
       }
@@ -198,10 +207,10 @@ public final class PLogPMeasurement {
 
   /**
    * Unreported 0-byte round trips until the median of {@value #SETTLE_GROUP} in a row is back
-   * within 1.5 × RTT(0) from before saturation, at most {@value #SETTLE_GROUPS} groups. Long
-   * bursts leave both ends busy for a while (garbage, compilation; on a shared 2-core host round
-   * trips took 50-80 µs against 16-23 µs for 10-70 ms after them), and os(m), or(m) timed in
-   * that spell would raise g(m) with them.
+   * within 1.5 × RTT(0) from before saturation, at most {@value #SETTLE_GROUPS} groups. Long bursts
+   * leave both ends busy for a while (garbage, compilation; on a shared 2-core host round trips
+   * took 50-80 µs against 16-23 µs for 10-70 ms after them), and os(m), or(m) timed in that spell
+   * would raise g(m) with them.
    */
   private void settle() {
     double[] group = new double[SETTLE_GROUP];
@@ -244,7 +253,9 @@ public final class PLogPMeasurement {
         int lo = sizes.get(i - 1);
         int hi = sizes.get(i);
         int mid = lo + (hi - lo) / 2;
-        if (mid > lo && mid < hi && hi - lo > settings.minSize()
+        if (mid > lo
+            && mid < hi
+            && hi - lo > settings.minSize()
             && deviation(hi) > settings.maxDiff()) {
           measureAt(mid);
           changed = true;
@@ -255,9 +266,9 @@ public final class PLogPMeasurement {
   }
 
   /**
-   * Repeats a timing until the 95 % confidence half-width over the mean is below 2·eps, with
-   * the clock overhead subtracted and samples beyond the far fence left out; the median of all
-   * samples is returned.
+   * Repeats a timing until the 95 % confidence half-width over the mean is below 2·eps, with the
+   * clock overhead subtracted and samples beyond the far fence left out; the median of all samples
+   * is returned.
    */
   double repeat(DoubleSupplier timing) {
     double[] samples = new double[settings.maxRepeats()];

@@ -7,9 +7,9 @@ import org.netweather.model.plogp.PLogPTable;
  * interpolate linearly between measured sizes and extrapolate from the last two ({@link
  * PLogPTable}), as {@code logp_mpi} does (docs/measurement.md, "pLogP parameters").
  *
- * <p>All values are in seconds, sizes in bytes; {@link PLogPSkill} stores them as series in
- * µs: {@code plogp.latency:SRC->DST} and {@code plogp.gap.m<BYTES>:SRC->DST} etc. per size;
- * {@link #sizes()} lists the sizes measured.
+ * <p>All values are in seconds, sizes in bytes; {@link PLogPSkill} stores them as series in µs:
+ * {@code plogp.latency:SRC->DST} and {@code plogp.gap.m<BYTES>:SRC->DST} etc. per size; {@link
+ * #sizes()} lists the sizes measured.
  */
 public final class PLogPParameters {
   private final double latency;
@@ -17,7 +17,11 @@ public final class PLogPParameters {
   private final PLogPTable sendOverhead;
   private final PLogPTable receiveOverhead;
 
-  PLogPParameters(double latency, double[] sizes, double[] gap, double[] sendOverhead,
+  PLogPParameters(
+      double latency,
+      double[] sizes,
+      double[] gap,
+      double[] sendOverhead,
       double[] receiveOverhead) {
     this.latency = latency;
     this.gap = new PLogPTable(sizes, gap);

@@ -22,10 +22,10 @@ import org.netweather.sensor.probe.ProbeClient;
  * The {@code plogp} skill: one {@link PLogPMeasurement} against a peer's probe port on a fresh
  * connection, in µs (the unit of {@code org.netweather.scheduler.cluster.CommModel}).
  *
- * <p>The reading's value is L; its extras are the series to store, {@code plogp.latency} and,
- * for 0 and every power-of-two size measured, {@code plogp.gap.m<BYTES>}, {@code
- * plogp.os.m<BYTES>}, {@code plogp.or.m<BYTES>}. Midpoints the measurement inserted are left
- * out of the series: they move from run to run, and each would be a new series.
+ * <p>The reading's value is L; its extras are the series to store, {@code plogp.latency} and, for 0
+ * and every power-of-two size measured, {@code plogp.gap.m<BYTES>}, {@code plogp.os.m<BYTES>},
+ * {@code plogp.or.m<BYTES>}. Midpoints the measurement inserted are left out of the series: they
+ * move from run to run, and each would be a new series.
  */
 public final class PLogPSkill implements PeerSeriesSkill {
   public static final String NAME = "plogp";
@@ -42,8 +42,12 @@ public final class PLogPSkill implements PeerSeriesSkill {
    * @param budget the longest one measurement may take
    * @param executor runs measurements, which block; never an event loop
    */
-  public PLogPSkill(ProbeClient client, PLogPMeasurement.Settings settings, Duration budget,
-      Ticker ticker, Executor executor) {
+  public PLogPSkill(
+      ProbeClient client,
+      PLogPMeasurement.Settings settings,
+      Duration budget,
+      Ticker ticker,
+      Executor executor) {
     this.client = client;
     this.settings = settings;
     this.budget = budget;
@@ -103,11 +107,14 @@ public final class PLogPSkill implements PeerSeriesSkill {
   @Override
   public Map<String, Double> series(Reading reading) {
     Map<String, Double> out = new TreeMap<>();
-    reading.extras().forEach((k, v) -> {
-      if (k.startsWith(PREFIX)) {
-        out.put(k, v);
-      }
-    });
+    reading
+        .extras()
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith(PREFIX)) {
+                out.put(k, v);
+              }
+            });
     return out;
   }
 }

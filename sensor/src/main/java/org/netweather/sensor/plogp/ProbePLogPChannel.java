@@ -10,9 +10,9 @@ import org.netweather.sensor.Ticker;
 import org.netweather.sensor.probe.PLogPConnection;
 
 /**
- * {@link PLogPChannel} over a probe connection: blocks on each timing, and gives up with an
- * {@link UncheckedIOException} once the whole measurement has used its time budget, so a slow
- * or noisy link cannot hold the sensor's skill thread for long. Not for event-loop threads.
+ * {@link PLogPChannel} over a probe connection: blocks on each timing, and gives up with an {@link
+ * UncheckedIOException} once the whole measurement has used its time budget, so a slow or noisy
+ * link cannot hold the sensor's skill thread for long. Not for event-loop threads.
  */
 final class ProbePLogPChannel implements PLogPChannel {
   private static final int CLOCK_READS = 10_000;
@@ -41,10 +41,10 @@ final class ProbePLogPChannel implements PLogPChannel {
   }
 
   /**
-   * Unreported timings of every kind for {@code nanos} first: they wake both event loops, the
-   * path and the JIT. A cold JVM's RTT(0) falls about fourfold over its first few hundred
-   * round trips on loopback, and RTT(0), measured first, is the reference of every g(m). Time
-   * rather than a count bounds it, so a long path pays a second at most.
+   * Unreported timings of every kind for {@code nanos} first: they wake both event loops, the path
+   * and the JIT. A cold JVM's RTT(0) falls about fourfold over its first few hundred round trips on
+   * loopback, and RTT(0), measured first, is the reference of every g(m). Time rather than a count
+   * bounds it, so a long path pays a second at most.
    */
   void warmUp(long nanos) {
     long end = ticker.nanoTime() + nanos;

@@ -9,8 +9,8 @@ import java.util.function.Predicate;
 
 /**
  * Closes connections whose remote address the injected predicate does not allow, before they can
- * cost anything (probe ports only talk to registered
- * sensors; docs/measurement.md, "TCP latency, connect time and bandwidth").
+ * cost anything (probe ports only talk to registered sensors; docs/measurement.md, "TCP latency,
+ * connect time and bandwidth").
  *
  * <p>Non-IP remotes (in-VM or embedded channels) are refused: the predicate speaks of IP peers.
  */

@@ -26,19 +26,19 @@ import org.netweather.sensor.Reading;
  *   |--------------------------------------->|
  * </pre>
  *
- * <p>Marks clock the sender. Payload handed to the kernel but not yet confirmed by a mark is
- * kept under a window of twice what the path delivers in (RTT + 2 mark intervals), at the rate
- * the latest marks show, and at least 64 KiB. That is ample to keep the bottleneck busy (a full
- * window covers twice the bandwidth-delay product, and TCP can at most double its rate per round
- * trip), but it keeps the kernel's auto-tuned send buffer from filling with megabytes that would
- * only be thrown away when the train stops, and it keeps a shaper's queue from overflowing: a
- * loss stalls in-order delivery until the retransmission arrives, then releases the held bytes at
- * once, and those steps in the arrival curve are what make a short train misread a path.
+ * <p>Marks clock the sender. Payload handed to the kernel but not yet confirmed by a mark is kept
+ * under a window of twice what the path delivers in (RTT + 2 mark intervals), at the rate the
+ * latest marks show, and at least 64 KiB. That is ample to keep the bottleneck busy (a full window
+ * covers twice the bandwidth-delay product, and TCP can at most double its rate per round trip),
+ * but it keeps the kernel's auto-tuned send buffer from filling with megabytes that would only be
+ * thrown away when the train stops, and it keeps a shaper's queue from overflowing: a loss stalls
+ * in-order delivery until the retransmission arrives, then releases the held bytes at once, and
+ * those steps in the arrival curve are what make a short train misread a path.
  *
  * <p>The train ends with a reset (SO_LINGER 0) rather than a FIN, so payload still queued in the
- * kernel is dropped instead of sent. {@code bytesSpent} counts the hello, the payload handed to
- * the kernel (an upper bound on what crossed the wire, at most one window above what arrived) and
- * the marks; the extra {@code receivedBytes} is what the sink had confirmed (a lower bound).
+ * kernel is dropped instead of sent. {@code bytesSpent} counts the hello, the payload handed to the
+ * kernel (an upper bound on what crossed the wire, at most one window above what arrived) and the
+ * marks; the extra {@code receivedBytes} is what the sink had confirmed (a lower bound).
  */
 final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
 
@@ -64,14 +64,15 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
   private boolean begun;
 
   /**
-   * @param rttNanos the connection's round trip as seen at connect; the train lasts at least 8
-   *     and may last 16 of them
+   * @param rttNanos the connection's round trip as seen at connect; the train lasts at least 8 and
+   *     may last 16 of them
    */
   BandwidthClientHandler(
       ProbeClientOptions options, long rttNanos, CompletableFuture<Reading> result) {
     this.options = options;
-    long min = Math.min(options.maxTrain().toNanos(),
-        Math.max(options.minTrain().toNanos(), 8 * rttNanos));
+    long min =
+        Math.min(
+            options.maxTrain().toNanos(), Math.max(options.minTrain().toNanos(), 8 * rttNanos));
     this.estimator = new TrainRateEstimator(min, options.tolerance(), 4);
     this.result = result;
     this.rttNanos = rttNanos;
@@ -111,14 +112,18 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
   /** Writes while the channel is writable, under the byte cap and the mark-clocked window. */
   private void pump() {
     boolean wrote = false;
-    while (!finished && queued < options.maxTrainBytes() && queued - confirmed < window
+    while (!finished
+        && queued < options.maxTrainBytes()
+        && queued - confirmed < window
         && ctx.channel().isWritable()) {
       int n = (int) Math.min(PacedWriter.CHUNK, options.maxTrainBytes() - queued);
-      ctx.write(PacedWriter.payload(n)).addListener(f -> {
-        if (f.isSuccess()) {
-          written += n;
-        }
-      });
+      ctx.write(PacedWriter.payload(n))
+          .addListener(
+              f -> {
+                if (f.isSuccess()) {
+                  written += n;
+                }
+              });
       queued += n;
       wrote = true;
     }
@@ -166,8 +171,7 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
     }
     marks++;
     boolean converged = estimator.add(mark.bytes(), mark.nanos());
-    boolean capped =
-        mark.nanos() >= maxTrainNanos || mark.bytes() >= options.maxTrainBytes();
+    boolean capped = mark.nanos() >= maxTrainNanos || mark.bytes() >= options.maxTrainBytes();
     if (converged || capped) {
       finish(ctx);
       return;
@@ -190,8 +194,12 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
     ctx.close();
     if (Double.isNaN(rate) || !(rate > 0)) {
       result.completeExceptionally(
-          new IOException("bandwidth train to " + ctx.channel().remoteAddress()
-              + " got " + estimator.marks() + " marks, too few for a rate"));
+          new IOException(
+              "bandwidth train to "
+                  + ctx.channel().remoteAddress()
+                  + " got "
+                  + estimator.marks()
+                  + " marks, too few for a rate"));
       return;
     }
     result.complete(
@@ -200,10 +208,14 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
             "Mbit/s",
             spent,
             Map.of(
-                "converged", estimator.converged() ? 1.0 : 0.0,
-                "trainMs", estimator.elapsedNanos() / 1e6,
-                "receivedBytes", (double) estimator.receivedBytes(),
-                "marks", (double) estimator.marks())));
+                "converged",
+                estimator.converged() ? 1.0 : 0.0,
+                "trainMs",
+                estimator.elapsedNanos() / 1e6,
+                "receivedBytes",
+                (double) estimator.receivedBytes(),
+                "marks",
+                (double) estimator.marks())));
   }
 
   @Override

@@ -15,13 +15,13 @@ import org.netweather.sensor.Ticker;
  * One open ECHO connection driven by a plain blocking socket, for {@code tcp.latency}.
  *
  * <p>Why not the event loop: on virtual machines a selector wake-up costs about 0.1 ms on each
- * side, which a one-byte round trip cannot hide (seen here: 0.2-0.3 ms through Netty on both
- * ends against 0.15 ms with a blocking client, on a path ping puts at 0.05-0.08 ms). A thread
- * blocked in {@code read} is woken straight by the kernel, so the probe times the path rather
- * than the selector.
+ * side, which a one-byte round trip cannot hide (seen here: 0.2-0.3 ms through Netty on both ends
+ * against 0.15 ms with a blocking client, on a path ping puts at 0.05-0.08 ms). A thread blocked in
+ * {@code read} is woken straight by the kernel, so the probe times the path rather than the
+ * selector.
  *
- * <p>Not thread-safe: one caller at a time, which {@link ProbeClient} guarantees by running
- * latency probes on its own single thread.
+ * <p>Not thread-safe: one caller at a time, which {@link ProbeClient} guarantees by running latency
+ * probes on its own single thread.
  */
 final class BlockingEcho implements AutoCloseable {
   private final Socket socket;
@@ -42,8 +42,8 @@ final class BlockingEcho implements AutoCloseable {
       throws IOException {
     Socket s = new Socket();
     try {
-      InetSocketAddress resolved = peer.isUnresolved()
-          ? new InetSocketAddress(peer.getHostString(), peer.getPort()) : peer;
+      InetSocketAddress resolved =
+          peer.isUnresolved() ? new InetSocketAddress(peer.getHostString(), peer.getPort()) : peer;
       s.connect(resolved, (int) timeout.toMillis());
       s.setTcpNoDelay(true);
       s.setSoTimeout((int) timeout.toMillis());

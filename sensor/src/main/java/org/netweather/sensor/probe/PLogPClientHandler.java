@@ -71,59 +71,69 @@ final class PLogPClientHandler extends ChannelInboundHandlerAdapter {
   }
 
   CompletableFuture<Long> burst(int count, int length) {
-    return run(() -> {
-      ByteBuf data = PLogPFrame.encode(ctx.alloc(), PLogPFrame.DATA, length);
-      ByteBuf last = PLogPFrame.encode(ctx.alloc(), PLogPFrame.DATA_ACK, length);
-      bytes += count * PLogPFrame.wireBytes(PLogPFrame.DATA, length) + PLogPFrame.HEADER;
-      expectAnswer();
-      start = ticker.nanoTime();
-      for (int i = 1; i < count; i++) {
-        ctx.writeAndFlush(data.retainedDuplicate(), ctx.voidPromise());
-      }
-      data.release();
-      ctx.writeAndFlush(last, ctx.voidPromise());
-    });
+    return run(
+        () -> {
+          ByteBuf data = PLogPFrame.encode(ctx.alloc(), PLogPFrame.DATA, length);
+          ByteBuf last = PLogPFrame.encode(ctx.alloc(), PLogPFrame.DATA_ACK, length);
+          bytes += count * PLogPFrame.wireBytes(PLogPFrame.DATA, length) + PLogPFrame.HEADER;
+          expectAnswer();
+          start = ticker.nanoTime();
+          for (int i = 1; i < count; i++) {
+            ctx.writeAndFlush(data.retainedDuplicate(), ctx.voidPromise());
+          }
+          data.release();
+          ctx.writeAndFlush(last, ctx.voidPromise());
+        });
   }
 
   CompletableFuture<Long> sendOverhead(int length) {
-    return run(() -> {
-      ByteBuf message = PLogPFrame.encode(ctx.alloc(), PLogPFrame.DATA_ACK, length);
-      bytes += PLogPFrame.wireBytes(PLogPFrame.DATA_ACK, length) + PLogPFrame.HEADER;
-      sendDone = -1;
-      expectAnswer();
-      ChannelPromise written = ctx.newPromise();
-      written.addListener(f -> sendDone = ticker.nanoTime());
-      start = ticker.nanoTime();
-      ctx.writeAndFlush(message, written);
-    });
+    return run(
+        () -> {
+          ByteBuf message = PLogPFrame.encode(ctx.alloc(), PLogPFrame.DATA_ACK, length);
+          bytes += PLogPFrame.wireBytes(PLogPFrame.DATA_ACK, length) + PLogPFrame.HEADER;
+          sendDone = -1;
+          expectAnswer();
+          ChannelPromise written = ctx.newPromise();
+          written.addListener(f -> sendDone = ticker.nanoTime());
+          start = ticker.nanoTime();
+          ctx.writeAndFlush(message, written);
+        });
   }
 
   CompletableFuture<Long> receiveOverhead(int length, long delayNanos) {
-    return run(() -> {
-      bytes += PLogPFrame.HEADER + PLogPFrame.wireBytes(PLogPFrame.DATA, length);
-      ctx.writeAndFlush(PLogPFrame.encode(ctx.alloc(), PLogPFrame.SEND, length),
-          ctx.voidPromise());
-      ctx.executor().schedule(() -> {
-        if (pending != null) {
-          start = ticker.nanoTime();
-          expectAnswer();
-        }
-      }, delayNanos, TimeUnit.NANOSECONDS);
-    });
+    return run(
+        () -> {
+          bytes += PLogPFrame.HEADER + PLogPFrame.wireBytes(PLogPFrame.DATA, length);
+          ctx.writeAndFlush(
+              PLogPFrame.encode(ctx.alloc(), PLogPFrame.SEND, length), ctx.voidPromise());
+          ctx.executor()
+              .schedule(
+                  () -> {
+                    if (pending != null) {
+                      start = ticker.nanoTime();
+                      expectAnswer();
+                    }
+                  },
+                  delayNanos,
+                  TimeUnit.NANOSECONDS);
+        });
   }
 
   private CompletableFuture<Long> run(Runnable timing) {
     CompletableFuture<Long> result = new CompletableFuture<>();
-    ctx.executor().execute(() -> {
-      if (pending != null) {
-        result.completeExceptionally(new IllegalStateException("a pLogP timing is running"));
-      } else if (!ctx.channel().isActive()) {
-        result.completeExceptionally(new ClosedChannelException());
-      } else {
-        pending = result;
-        timing.run();
-      }
-    });
+    ctx.executor()
+        .execute(
+            () -> {
+              if (pending != null) {
+                result.completeExceptionally(
+                    new IllegalStateException("a pLogP timing is running"));
+              } else if (!ctx.channel().isActive()) {
+                result.completeExceptionally(new ClosedChannelException());
+              } else {
+                pending = result;
+                timing.run();
+              }
+            });
     return result;
   }
 
@@ -160,7 +170,7 @@ final class PLogPClientHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
     if (reading) {
-      ctx.read();   // the answer is not complete yet: one more read loop
+      ctx.read(); // the answer is not complete yet: one more read loop
     }
   }
 

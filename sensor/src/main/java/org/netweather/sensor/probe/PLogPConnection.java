@@ -5,10 +5,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An open {@link ProbeMode#PLOGP} connection to one peer: the timings pLogP measurement needs
- * (see {@link PLogPClientHandler} for what each one times), each completing with nanoseconds or
- * failing with an {@link java.io.IOException} or a time-out. One timing at a time; close it when
- * done. Obtained from {@link ProbeClient#plogp}.
+ * An open {@link ProbeMode#PLOGP} connection to one peer: the timings pLogP measurement needs (see
+ * {@link PLogPClientHandler} for what each one times), each completing with nanoseconds or failing
+ * with an {@link java.io.IOException} or a time-out. One timing at a time; close it when done.
+ * Obtained from {@link ProbeClient#plogp}.
  */
 public final class PLogPConnection implements AutoCloseable {
   private final Channel channel;
@@ -45,11 +45,14 @@ public final class PLogPConnection implements AutoCloseable {
   }
 
   private CompletableFuture<Long> limit(CompletableFuture<Long> timing) {
-    return timing.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((t, e) -> {
-      if (e != null) {
-        channel.close();   // a late answer would be taken for the next timing's
-      }
-    });
+    return timing
+        .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS)
+        .whenComplete(
+            (t, e) -> {
+              if (e != null) {
+                channel.close(); // a late answer would be taken for the next timing's
+              }
+            });
   }
 
   @Override

@@ -33,9 +33,10 @@ final class PLogPFrame {
   static final int MAX_LENGTH = 16 << 20;
 
   private static final int ZEROS_LENGTH = 64 * 1024;
+
   /** Shared payload: slices of it are written, never its contents changed or its memory freed. */
-  private static final ByteBuf ZEROS = Unpooled.unreleasableBuffer(
-      Unpooled.directBuffer(ZEROS_LENGTH).writeZero(ZEROS_LENGTH));
+  private static final ByteBuf ZEROS =
+      Unpooled.unreleasableBuffer(Unpooled.directBuffer(ZEROS_LENGTH).writeZero(ZEROS_LENGTH));
 
   private PLogPFrame() {}
 
@@ -62,9 +63,9 @@ final class PLogPFrame {
   }
 
   /**
-   * Splits a byte stream into messages without holding their payload. Feed it every buffer
-   * that arrives; after {@link #feed} returns true, {@link #op()} and {@link #length()} describe
-   * the message just completed.
+   * Splits a byte stream into messages without holding their payload. Feed it every buffer that
+   * arrives; after {@link #feed} returns true, {@link #op()} and {@link #length()} describe the
+   * message just completed.
    */
   static final class Reader {
     private final ByteBuf header = Unpooled.buffer(HEADER, HEADER);

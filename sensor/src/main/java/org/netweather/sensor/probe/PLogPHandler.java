@@ -6,9 +6,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Answers {@link PLogPFrame} messages: the server's side of pLogP measurement. DATA is
- * discarded, DATA_ACK answered with an empty DATA once all of it has arrived, SEND with a DATA
- * of the length asked; each answer is flushed at once, so it leaves as soon as it can.
+ * Answers {@link PLogPFrame} messages: the server's side of pLogP measurement. DATA is discarded,
+ * DATA_ACK answered with an empty DATA once all of it has arrived, SEND with a DATA of the length
+ * asked; each answer is flushed at once, so it leaves as soon as it can.
  *
  * <p>A connection that sends a malformed header, more than its receive cap, or asks for more than
  * its send cap is closed. Reading pauses while answers cannot be written, as in {@link

@@ -42,8 +42,7 @@ final class PacedWriter {
    * @param limit bytes to write in all
    * @param onDone run once when every byte up to the limit has been written
    */
-  PacedWriter(
-      Channel channel, Ticker ticker, double bytesPerSecond, long limit, Runnable onDone) {
+  PacedWriter(Channel channel, Ticker ticker, double bytesPerSecond, long limit, Runnable onDone) {
     this.channel = channel;
     this.ticker = ticker;
     this.bytesPerSecond = bytesPerSecond;
@@ -60,7 +59,8 @@ final class PacedWriter {
     lastRefill = ticker.nanoTime();
     if (paced()) {
       tick =
-          channel.eventLoop()
+          channel
+              .eventLoop()
               .scheduleAtFixedRate(this::pump, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
     pump();

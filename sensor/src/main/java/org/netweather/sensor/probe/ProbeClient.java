@@ -37,13 +37,13 @@ import org.netweather.sensor.Ticker;
  * }</pre>
  *
  * <p>Latency probes reuse one open echo connection per peer (a blocking socket, see {@link
- * BlockingEcho}), so they time a message rather than a handshake; the first probe pays 16 bytes
- * of hello. Bandwidth, transfers and pLogP open a fresh
- * connection each. Every future fails with an {@link IOException} (or a time-out) when the peer
- * does not answer within {@link ProbeClientOptions#timeout()}.
+ * BlockingEcho}), so they time a message rather than a handshake; the first probe pays 16 bytes of
+ * hello. Bandwidth, transfers and pLogP open a fresh connection each. Every future fails with an
+ * {@link IOException} (or a time-out) when the peer does not answer within {@link
+ * ProbeClientOptions#timeout()}.
  *
- * <p>Thread-safe. The client does not own the event-loop group; {@link #close()} closes its
- * cached connections.
+ * <p>Thread-safe. The client does not own the event-loop group; {@link #close()} closes its cached
+ * connections.
  */
 public final class ProbeClient implements AutoCloseable {
 
@@ -51,15 +51,19 @@ public final class ProbeClient implements AutoCloseable {
   private final ProbeClientOptions options;
   private final Ticker ticker;
   private final ConcurrentMap<InetSocketAddress, BlockingEcho> echoes = new ConcurrentHashMap<>();
+
   /** Peers {@link #connectTime} has connected to once, untimed. */
   private final Set<InetSocketAddress> connectWarmed = ConcurrentHashMap.newKeySet();
+
   // Latency probes block on their socket; one thread keeps them off the event loops and
   // sequential, as one prober's experiments should be.
-  private final ExecutorService latencyThread = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "probe-latency");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService latencyThread =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "probe-latency");
+            t.setDaemon(true);
+            return t;
+          });
 
   private record Connected(Channel channel, long connectNanos) {}
 
@@ -70,21 +74,25 @@ public final class ProbeClient implements AutoCloseable {
   }
 
   /**
-   * Time to open a TCP connection to {@code peer}, in ms; no payload is sent. The first time a
-   * peer is measured, one untimed connect (opened and closed) goes first: the first connect of a
-   * JVM pays class loading and initialisation of the connect path (on loopback a fresh {@code
-   * nws probe tcp.connect} read 2.5-5.9 ms where a long-running sensor read 0.24 ms), so a
-   * one-shot probe would time the JVM, not the path. It also fills the route and neighbour
-   * caches to that peer, as a sensor's repeated probes find them.
+   * Time to open a TCP connection to {@code peer}, in ms; no payload is sent. The first time a peer
+   * is measured, one untimed connect (opened and closed) goes first: the first connect of a JVM
+   * pays class loading and initialisation of the connect path (on loopback a fresh {@code nws probe
+   * tcp.connect} read 2.5-5.9 ms where a long-running sensor read 0.24 ms), so a one-shot probe
+   * would time the JVM, not the path. It also fills the route and neighbour caches to that peer, as
+   * a sensor's repeated probes find them.
    */
   public CompletableFuture<Reading> connectTime(InetSocketAddress peer) {
-    CompletableFuture<Void> warm = connectWarmed.contains(peer)
-        ? CompletableFuture.completedFuture(null)
-        : connect(peer, (ch, took) -> {}).thenCompose(c -> {
-          CompletableFuture<Void> closed = new CompletableFuture<>();
-          c.channel().close().addListener(f -> closed.complete(null));
-          return closed;
-        }).thenRun(() -> connectWarmed.add(peer));
+    CompletableFuture<Void> warm =
+        connectWarmed.contains(peer)
+            ? CompletableFuture.completedFuture(null)
+            : connect(peer, (ch, took) -> {})
+                .thenCompose(
+                    c -> {
+                      CompletableFuture<Void> closed = new CompletableFuture<>();
+                      c.channel().close().addListener(f -> closed.complete(null));
+                      return closed;
+                    })
+                .thenRun(() -> connectWarmed.add(peer));
     return warm.thenCompose(w -> connect(peer, (ch, took) -> {}))
         .thenApply(
             c -> {
@@ -96,8 +104,7 @@ public final class ProbeClient implements AutoCloseable {
   /**
    * Round trip of a one-byte message on an open connection, in ms: the median of {@link
    * ProbeClientOptions#latencyPings()} sequential round trips after {@value #LATENCY_WARMUPS}
-   * warm-up round trips.
-   * Extras: {@code minMs}, {@code maxMs}.
+   * warm-up round trips. Extras: {@code minMs}, {@code maxMs}.
    */
   static final int LATENCY_WARMUPS = 200;
 
@@ -109,25 +116,27 @@ public final class ProbeClient implements AutoCloseable {
     int pings = options.latencyPings() + LATENCY_WARMUPS;
     CompletableFuture<Reading> result = new CompletableFuture<>();
     try {
-      latencyThread.execute(() -> {
-        try {
-          BlockingEcho echo = echoes.get(peer);
-          if (echo == null || !echo.isOpen()) {
-            echo = BlockingEcho.open(peer, options.timeout(), ticker);
-            echoes.put(peer, echo);
-          }
-          long hello = echo.takeFresh() ? ProbeHello.LENGTH : 0;
-          long[] rtts = echo.ping(pings);
-          result.complete(latencyReading(Arrays.copyOfRange(rtts, LATENCY_WARMUPS, pings),
-              hello + 2L * pings));
-        } catch (IOException | RuntimeException e) {
-          BlockingEcho dead = echoes.remove(peer);
-          if (dead != null) {
-            dead.close();
-          }
-          result.completeExceptionally(e);
-        }
-      });
+      latencyThread.execute(
+          () -> {
+            try {
+              BlockingEcho echo = echoes.get(peer);
+              if (echo == null || !echo.isOpen()) {
+                echo = BlockingEcho.open(peer, options.timeout(), ticker);
+                echoes.put(peer, echo);
+              }
+              long hello = echo.takeFresh() ? ProbeHello.LENGTH : 0;
+              long[] rtts = echo.ping(pings);
+              result.complete(
+                  latencyReading(
+                      Arrays.copyOfRange(rtts, LATENCY_WARMUPS, pings), hello + 2L * pings));
+            } catch (IOException | RuntimeException e) {
+              BlockingEcho dead = echoes.remove(peer);
+              if (dead != null) {
+                dead.close();
+              }
+              result.completeExceptionally(e);
+            }
+          });
     } catch (RejectedExecutionException e) {
       result.completeExceptionally(new IOException("probe client is closed"));
     }
@@ -140,10 +149,7 @@ public final class ProbeClient implements AutoCloseable {
     int n = sorted.length;
     double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
     return new Reading(
-        median / 1e6,
-        "ms",
-        bytes,
-        Map.of("minMs", sorted[0] / 1e6, "maxMs", sorted[n - 1] / 1e6));
+        median / 1e6, "ms", bytes, Map.of("minMs", sorted[0] / 1e6, "maxMs", sorted[n - 1] / 1e6));
   }
 
   /**
@@ -166,11 +172,12 @@ public final class ProbeClient implements AutoCloseable {
               } else {
                 // A cancelled or timed-out train must stop sending at once: a clique holder's
                 // turn may have moved on, and its bytes would disturb the next holder's probes.
-                result.whenComplete((r, err) -> {
-                  if (err != null) {
-                    c.channel().close();
-                  }
-                });
+                result.whenComplete(
+                    (r, err) -> {
+                      if (err != null) {
+                        c.channel().close();
+                      }
+                    });
               }
             });
     // The handler reports at its own deadline; this only guards a connection that never forms.
@@ -178,8 +185,8 @@ public final class ProbeClient implements AutoCloseable {
   }
 
   /**
-   * Starts a paced transfer with {@code peer}: sending into its sink, or receiving from its
-   * source. The transfer runs until closed or {@link ProbeClientOptions#maxTransferBytes()}.
+   * Starts a paced transfer with {@code peer}: sending into its sink, or receiving from its source.
+   * The transfer runs until closed or {@link ProbeClientOptions#maxTransferBytes()}.
    *
    * @param bytesPerSecond target rate; 0 or less for as fast as possible
    */
@@ -192,8 +199,8 @@ public final class ProbeClient implements AutoCloseable {
   }
 
   /**
-   * Opens a fresh {@link ProbeMode#PLOGP} connection to {@code peer} for pLogP timings; each
-   * timing on it fails after {@link ProbeClientOptions#timeout()}.
+   * Opens a fresh {@link ProbeMode#PLOGP} connection to {@code peer} for pLogP timings; each timing
+   * on it fails after {@link ProbeClientOptions#timeout()}.
    */
   public CompletableFuture<PLogPConnection> plogp(InetSocketAddress peer) {
     PLogPClientHandler h = new PLogPClientHandler(ticker);

@@ -7,13 +7,13 @@ import java.time.Duration;
  * tune.
  *
  * @param timeout deadline of any one experiment (default 10 s, the original's latency time-out)
- * @param latencyPings 1-byte round trips per latency measurement; the median is reported
- *     (default 5)
+ * @param latencyPings 1-byte round trips per latency measurement; the median is reported (default
+ *     5)
  * @param markInterval how often the sink reports progress (default 5 ms)
  * @param minTrain shortest bandwidth train, receiver time (default 100 ms; raised to 8 RTTs)
- * @param maxTrain longest bandwidth train, receiver time (default 800 ms: under a tenth of
- *     iperf3's default 10 s, so an unconverged train still costs under a tenth of its bytes;
- *     raised to 16 RTTs on long paths)
+ * @param maxTrain longest bandwidth train, receiver time (default 800 ms: under a tenth of iperf3's
+ *     default 10 s, so an unconverged train still costs under a tenth of its bytes; raised to 16
+ *     RTTs on long paths)
  * @param maxTrainBytes most payload one train may send (default 64 MiB)
  * @param tolerance relative difference of the last two quarters' rates that counts as converged
  *     (default 0.03)

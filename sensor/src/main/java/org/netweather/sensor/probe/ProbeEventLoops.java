@@ -11,8 +11,8 @@ public final class ProbeEventLoops {
   private ProbeEventLoops() {}
 
   /**
-   * A NIO group of {@code threads} daemon threads named {@code name-N}. The caller owns it and
-   * must {@code shutdownGracefully()} it after closing every server and client using it.
+   * A NIO group of {@code threads} daemon threads named {@code name-N}. The caller owns it and must
+   * {@code shutdownGracefully()} it after closing every server and client using it.
    */
   public static EventLoopGroup create(String name, int threads) {
     return new MultiThreadIoEventLoopGroup(

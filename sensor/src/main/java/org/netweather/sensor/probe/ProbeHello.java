@@ -27,8 +27,8 @@ import io.netty.buffer.ByteBufAllocator;
  *   PLOGP 4  0                                     0
  * </pre>
  *
- * <p>After the hello the client's stream is raw payload (ECHO, SINK), nothing (SOURCE), or
- * {@link PLogPFrame}s (PLOGP). A server older than a mode refuses its hello by closing.
+ * <p>After the hello the client's stream is raw payload (ECHO, SINK), nothing (SOURCE), or {@link
+ * PLogPFrame}s (PLOGP). A server older than a mode refuses its hello by closing.
  *
  * @param arg32 unsigned 32-bit argument, held in a long
  * @param arg64 64-bit argument, >= 0
@@ -66,7 +66,8 @@ public record ProbeHello(ProbeMode mode, long arg32, long arg64) {
 
   /** Encodes this hello into a new buffer. */
   public ByteBuf encode(ByteBufAllocator alloc) {
-    return alloc.buffer(LENGTH)
+    return alloc
+        .buffer(LENGTH)
         .writeShort(MAGIC)
         .writeByte(VERSION)
         .writeByte(mode.code())

@@ -57,8 +57,11 @@ final class ProbeHelloDecoder extends ByteToMessageDecoder {
     try {
       hello = ProbeHello.decode(in);
     } catch (IllegalArgumentException e) {
-      LOG.log(System.Logger.Level.DEBUG, "bad probe hello from {0}: {1}",
-          ctx.channel().remoteAddress(), e.getMessage());
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "bad probe hello from {0}: {1}",
+          ctx.channel().remoteAddress(),
+          e.getMessage());
       in.skipBytes(in.readableBytes());
       ctx.close();
       return;

@@ -27,11 +27,14 @@ public final class ProbeTransfer implements AutoCloseable {
   /** Ends the transfer at once, dropping anything still queued (reset, not FIN). */
   @Override
   public void close() {
-    channel.eventLoop().execute(() -> {
-      if (channel.isOpen()) {
-        channel.config().setOption(ChannelOption.SO_LINGER, 0);
-        channel.close();
-      }
-    });
+    channel
+        .eventLoop()
+        .execute(
+            () -> {
+              if (channel.isOpen()) {
+                channel.config().setOption(ChannelOption.SO_LINGER, 0);
+                channel.close();
+              }
+            });
   }
 }

@@ -12,15 +12,15 @@ import org.netweather.sensor.Ticker;
  * Counts and discards payload, reporting progress as {@link SinkMark}s: the server's side of a
  * bandwidth train or a paced send.
  *
- * <p>A mark must be a point on the path's arrival curve: all bytes that had arrived by its time.
- * A single read is not (after this process stalled, for GC or a busy CPU, the first reads of the
+ * <p>A mark must be a point on the path's arrival curve: all bytes that had arrived by its time. A
+ * single read is not (after this process stalled, for GC or a busy CPU, the first reads of the
  * backlog lie below the curve and would bend the fitted rate), but the end of a read loop is: the
- * event loop keeps reading until the socket is empty (the server reads up to 64 buffers of up to
- * 1 MiB per loop, see {@link ProbeServer}). So marks are taken at {@code channelReadComplete},
- * with the time of the loop's last read, at most once per mark interval; a trailing mark one
- * interval later reports a loop that came too soon after the previous mark. A mark carries the
- * time of a read, never of a timer, so a late mark is still exact. A connection that exceeds its
- * byte cap is closed.
+ * event loop keeps reading until the socket is empty (the server reads up to 64 buffers of up to 1
+ * MiB per loop, see {@link ProbeServer}). So marks are taken at {@code channelReadComplete}, with
+ * the time of the loop's last read, at most once per mark interval; a trailing mark one interval
+ * later reports a loop that came too soon after the previous mark. A mark carries the time of a
+ * read, never of a timer, so a late mark is still exact. A connection that exceeds its byte cap is
+ * closed.
  */
 final class SinkHandler extends ChannelInboundHandlerAdapter {
 

@@ -4,8 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
- * A sink's progress report: payload bytes received so far and when the last of them arrived,
- * timed by the receiver's own clock from the first payload byte.
+ * A sink's progress report: payload bytes received so far and when the last of them arrived, timed
+ * by the receiver's own clock from the first payload byte.
  *
  * <pre>
  *  0                                                               8

@@ -6,8 +6,8 @@ import io.netty.util.ReferenceCountUtil;
 import org.netweather.sensor.Ticker;
 
 /**
- * Sends payload to the client at the rate its hello asked for, then closes: the server's side of
- * a paced receive (the peer of an {@code interference.recv} experiment).
+ * Sends payload to the client at the rate its hello asked for, then closes: the server's side of a
+ * paced receive (the peer of an {@code interference.recv} experiment).
  */
 final class SourceHandler extends ChannelInboundHandlerAdapter {
 

@@ -120,8 +120,8 @@ public final class TrainRateEstimator {
   }
 
   /**
-   * Rate of the later half of the train in bytes per second, or NaN with fewer than two marks.
-   * With too few marks in the later half it falls back to the whole train's average.
+   * Rate of the later half of the train in bytes per second, or NaN with fewer than two marks. With
+   * too few marks in the later half it falls back to the whole train's average.
    */
   public double bytesPerSecond() {
     if (n < 2) {

@@ -7,8 +7,8 @@ import io.netty.util.ReferenceCountUtil;
 import org.netweather.sensor.Ticker;
 
 /**
- * The client's side of a paced transfer for interference experiments: either sends payload into
- * a sink at a rate, or asks the server to source payload at a rate and counts what arrives.
+ * The client's side of a paced transfer for interference experiments: either sends payload into a
+ * sink at a rate, or asks the server to source payload at a rate and counts what arrives.
  *
  * <pre>
  * send:    hello(SINK, 0 = no marks, max bytes), then paced payload   client ==> server

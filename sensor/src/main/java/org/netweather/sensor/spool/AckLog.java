@@ -10,8 +10,8 @@ import org.netweather.runtime.recordlog.RecordFile;
 import org.netweather.runtime.recordlog.SyncPolicy;
 
 /**
- * The durable record of acknowledged sequence numbers: a {@link RecordFile} of ranges, appended
- * to and forced on every acknowledgement, replaced whole (atomically) when it compacts.
+ * The durable record of acknowledged sequence numbers: a {@link RecordFile} of ranges, appended to
+ * and forced on every acknowledgement, replaced whole (atomically) when it compacts.
  *
  * <pre>
  *  record payload:

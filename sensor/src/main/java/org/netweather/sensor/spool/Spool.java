@@ -61,8 +61,10 @@ public final class Spool implements AutoCloseable {
   private final RecordLog log;
   private final SeqRanges acked = new SeqRanges();
   private final AckLog ackLog;
+
   /** Per segment, by its first number: where its oldest maybe-unacknowledged entry starts. */
   private final TreeMap<Long, Position> hints = new TreeMap<>();
+
   private long dropped;
   private boolean closed;
 
@@ -75,8 +77,12 @@ public final class Spool implements AutoCloseable {
 
   /** Opens the spool in {@code dir}, creating it if absent and recovering it if not. */
   public static Spool open(Path dir, SpoolOptions options) throws IOException {
-    RecordLog log = RecordLog.open(dir, RecordLog.Options.named("seg-")
-        .withSegmentBytes(options.segmentBytes()).withSync(SyncPolicy.ALWAYS));
+    RecordLog log =
+        RecordLog.open(
+            dir,
+            RecordLog.Options.named("seg-")
+                .withSegmentBytes(options.segmentBytes())
+                .withSync(SyncPolicy.ALWAYS));
     SeqRanges acks = new SeqRanges();
     AckLog ackLog;
     try {
@@ -125,8 +131,8 @@ public final class Spool implements AutoCloseable {
   }
 
   /**
-   * Up to {@code max} unacknowledged entries whose series passes {@code series}, oldest first;
-   * lets the daemon batch per memory-host so one that is down does not hold up the others.
+   * Up to {@code max} unacknowledged entries whose series passes {@code series}, oldest first; lets
+   * the daemon batch per memory-host so one that is down does not hold up the others.
    */
   public synchronized List<SpoolEntry> unacknowledged(int max, Predicate<String> series)
       throws IOException {
@@ -258,8 +264,10 @@ public final class Spool implements AutoCloseable {
       long unacked = oldest.count() - acked.countIn(oldest.firstNumber(), oldest.lastNumber());
       dropped += unacked;
       if (unacked > 0) {
-        LOG.log(System.Logger.Level.WARNING,
-            "spool full ({0} bytes): dropped {1} undelivered measurements", log.sizeBytes(),
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "spool full ({0} bytes): dropped {1} undelivered measurements",
+            log.sizeBytes(),
             unacked);
       }
       dropThrough(segs.get(1).firstNumber());
@@ -300,7 +308,12 @@ public final class Spool implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "Spool[" + dir + ", segments=" + log.segments().size() + ", bytes=" + log.sizeBytes()
+    return "Spool["
+        + dir
+        + ", segments="
+        + log.segments().size()
+        + ", bytes="
+        + log.sizeBytes()
         + "]";
   }
 

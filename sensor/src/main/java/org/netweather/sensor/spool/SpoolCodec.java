@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A spooled measurement as the payload of one record in the spool's {@code RecordLog} (which
- * frames and checksums it).
+ * A spooled measurement as the payload of one record in the spool's {@code RecordLog} (which frames
+ * and checksums it).
  *
  * <pre>
  *  0               8               16              24
@@ -15,8 +15,8 @@ import java.nio.charset.StandardCharsets;
  * +---------------+---------------+---------------+----------------+
  * </pre>
  *
- * <p>The sequence number is the record's number in the log; it is written too so that a record
- * says which measurement it is on its own, and is checked against its place when read.
+ * <p>The sequence number is the record's number in the log; it is written too so that a record says
+ * which measurement it is on its own, and is checked against its place when read.
  */
 final class SpoolCodec {
   static final int FIXED = 24;
@@ -25,8 +25,12 @@ final class SpoolCodec {
 
   static byte[] encode(long seq, SpoolRecord r) {
     byte[] name = r.series().getBytes(StandardCharsets.UTF_8);
-    return ByteBuffer.allocate(FIXED + name.length).putLong(seq).putLong(r.timestampMs())
-        .putDouble(r.value()).put(name).array();
+    return ByteBuffer.allocate(FIXED + name.length)
+        .putLong(seq)
+        .putLong(r.timestampMs())
+        .putDouble(r.value())
+        .put(name)
+        .array();
   }
 
   static SpoolEntry decode(long number, ByteBuffer payload) throws IOException {

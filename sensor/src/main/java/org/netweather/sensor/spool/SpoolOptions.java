@@ -5,8 +5,8 @@ package org.netweather.sensor.spool;
  *
  * @param maxBytes disk the spool may use (default 64 MiB, about 1.4 million measurements of 48
  *     bytes: over two weeks of a typical sensor's output)
- * @param segmentBytes size at which a segment file is closed and a new one started (default 1/8
- *     of {@code maxBytes}); also the granularity of dropping when full
+ * @param segmentBytes size at which a segment file is closed and a new one started (default 1/8 of
+ *     {@code maxBytes}); also the granularity of dropping when full
  */
 public record SpoolOptions(long maxBytes, long segmentBytes) {
 

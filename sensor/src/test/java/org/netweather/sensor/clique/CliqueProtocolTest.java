@@ -33,8 +33,7 @@ class CliqueProtocolTest {
   private CliqueStatus status(String host, String clique) {
     var all = net.hosts.get(host).status();
     net.clock.runPending();
-    return all.join().stream()
-        .filter(s -> s.name().equals(clique)).findFirst().orElseThrow();
+    return all.join().stream().filter(s -> s.name().equals(clique)).findFirst().orElseThrow();
   }
 
   private List<Probe> probesBy(String host) {
@@ -62,8 +61,7 @@ class CliqueProtocolTest {
     for (int i = 2; i < byA.size(); i += 2) {
       assertEquals(60 * SEC, byA.get(i).start() - byA.get(i - 2).start());
     }
-    assertEquals(List.of("a->b#1.1", "b->c#1.2", "c->a#1.3", "a->b#1.4"),
-        net.passes.subList(0, 4));
+    assertEquals(List.of("a->b#1.1", "b->c#1.2", "c->a#1.3", "a->b#1.4"), net.passes.subList(0, 4));
   }
 
   @Test
@@ -82,7 +80,8 @@ class CliqueProtocolTest {
             .mapToLong(Probe::start)
             .min()
             .orElseThrow();
-    assertTrue(resumed - killedAt <= (long) (2.5 * 60 * SEC),
+    assertTrue(
+        resumed - killedAt <= (long) (2.5 * 60 * SEC),
         "resumed after " + (resumed - killedAt) / SEC + " s");
     CliqueStatus a = status("a", "lan");
     CliqueStatus c = status("c", "lan");
@@ -112,7 +111,8 @@ class CliqueProtocolTest {
             .min()
             .orElseThrow();
     // Stagger for 3 members at 60 s: 2 * (19 s experiment + 5 s pass time-out) = 48 s.
-    assertTrue(resumed - killedAt <= (150 + 48) * SEC,
+    assertTrue(
+        resumed - killedAt <= (150 + 48) * SEC,
         "resumed after " + (resumed - killedAt) / SEC + " s");
     assertEquals(1, status("b", "lan").regenerations());
     assertEquals(0, status("c", "lan").regenerations());
@@ -159,8 +159,8 @@ class CliqueProtocolTest {
     assertEquals(List.of("lan", "wan"), net.hosts.get("a").cliques());
     assertTrue(net.probes.stream().filter(p -> p.clique().equals("lan")).count() >= 10);
     assertTrue(net.probes.stream().filter(p -> p.clique().equals("wan")).count() >= 10);
-    assertTrue(net.probes.stream().noneMatch(
-        p -> p.clique().equals("lan") && p.peer().equals("c")));
+    assertTrue(
+        net.probes.stream().noneMatch(p -> p.clique().equals("lan") && p.peer().equals("c")));
     net.assertNoOverlapWithin("lan");
     net.assertNoOverlapWithin("wan");
     assertEquals(1, status("a", "lan").instance());

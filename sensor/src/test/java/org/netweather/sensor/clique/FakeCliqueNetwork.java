@@ -25,16 +25,21 @@ final class FakeCliqueNetwork {
   final Set<String> dead = new HashSet<>();
   final Set<String> silent = new HashSet<>();
   final List<Probe> probes = new ArrayList<>();
+
   /** Every experiment begun, finished or not, as a probe with end = -1. */
   final List<Probe> attempts = new ArrayList<>();
+
   final List<String> passes = new ArrayList<>();
   Duration experimentLength = Duration.ofSeconds(1);
 
   CliqueRegistry add(String host) {
     CliqueRegistry r =
         new CliqueRegistry(
-            host, clock, (member, token) -> send(host, member, token),
-            (clique, peer) -> experiment(clique, host, peer), clock::nowMillis,
+            host,
+            clock,
+            (member, token) -> send(host, member, token),
+            (clique, peer) -> experiment(clique, host, peer),
+            clock::nowMillis,
             CliqueOptions.defaults());
     hosts.put(host, r);
     return r;

@@ -20,8 +20,8 @@ final class FakeCliqueScheduler implements CliqueScheduler {
   }
 
   private final PriorityQueue<Task> queue =
-      new PriorityQueue<>((a, b) -> a.due != b.due ? Long.compare(a.due, b.due)
-          : Long.compare(a.order, b.order));
+      new PriorityQueue<>(
+          (a, b) -> a.due != b.due ? Long.compare(a.due, b.due) : Long.compare(a.order, b.order));
   private long now;
   private long order;
 

@@ -13,10 +13,13 @@ class BalancedSpinProbeTest {
 
   /** A spinner that reports {@code one} for one thread and {@code all} for several. */
   private BalancedSpinProbe probe(int cores, double one, double all) {
-    return new BalancedSpinProbe(Duration.ofSeconds(1), cores, (threads, length) -> {
-      runs.add(threads + "x" + length.toMillis() + "ms");
-      return new BalancedSpinProbe.Spin(threads == 1 ? one : all, 0);
-    });
+    return new BalancedSpinProbe(
+        Duration.ofSeconds(1),
+        cores,
+        (threads, length) -> {
+          runs.add(threads + "x" + length.toMillis() + "ms");
+          return new BalancedSpinProbe.Spin(threads == 1 ? one : all, 0);
+        });
   }
 
   @Test
@@ -63,13 +66,17 @@ class BalancedSpinProbeTest {
     // Averaging the first look would have said n = 1.56, 0.78.
     double[][] looks = {{0.717, 0.6}, {0.996, 0.62}};
     int[] look = {-1};
-    BalancedSpinProbe p = new BalancedSpinProbe(Duration.ofSeconds(1), 2, (threads, length) -> {
-      runs.add(threads + "x");
-      if (threads == 1) {
-        look[0]++;
-      }
-      return new BalancedSpinProbe.Spin(looks[look[0]][threads == 1 ? 0 : 1], 0);
-    });
+    BalancedSpinProbe p =
+        new BalancedSpinProbe(
+            Duration.ofSeconds(1),
+            2,
+            (threads, length) -> {
+              runs.add(threads + "x");
+              if (threads == 1) {
+                look[0]++;
+              }
+              return new BalancedSpinProbe.Spin(looks[look[0]][threads == 1 ? 0 : 1], 0);
+            });
     assertEquals(2 / (2 / 0.996 - 1 + 1), p.probe(), 1e-9);
     assertEquals(List.of("1x", "2x", "2x", "2x", "1x", "2x", "2x", "2x"), runs);
   }
@@ -101,8 +108,11 @@ class BalancedSpinProbeTest {
     // 2 cores, 2 competitors, and this JVM's compiler used 0.4 of a core during the probe:
     // 4 probe threads' worth of tasks plus the compiler shared the cores, s = 0.4 each. Without
     // the correction n = 2 / 0.4 - 2 = 3; with it n = (2 - 0.4) / 0.4 - 2 = 2.
-    BalancedSpinProbe p = new BalancedSpinProbe(Duration.ofSeconds(1), 2,
-        (threads, length) -> new BalancedSpinProbe.Spin(threads == 1 ? 0.45 : 0.4, 0.4));
+    BalancedSpinProbe p =
+        new BalancedSpinProbe(
+            Duration.ofSeconds(1),
+            2,
+            (threads, length) -> new BalancedSpinProbe.Spin(threads == 1 ? 0.45 : 0.4, 0.4));
     assertEquals(2.0 / 3, p.probe(), 1e-9);
   }
 
@@ -112,9 +122,12 @@ class BalancedSpinProbeTest {
     // gives n = 2 and 2/3; the mean (0.485) would have given n = 2.12 and 0.64.
     double[] perCore = {0.5, 0.455, 0.5};
     int[] next = {0};
-    BalancedSpinProbe p = new BalancedSpinProbe(Duration.ofSeconds(1), 2,
-        (threads, length) -> new BalancedSpinProbe.Spin(
-            threads == 1 ? 0.6 : perCore[next[0]++], 0));
+    BalancedSpinProbe p =
+        new BalancedSpinProbe(
+            Duration.ofSeconds(1),
+            2,
+            (threads, length) ->
+                new BalancedSpinProbe.Spin(threads == 1 ? 0.6 : perCore[next[0]++], 0));
     assertEquals(2.0 / 3, p.probe(), 1e-9);
     assertEquals(3, next[0]);
   }

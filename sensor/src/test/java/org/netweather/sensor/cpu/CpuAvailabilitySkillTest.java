@@ -109,27 +109,30 @@ class CpuAvailabilitySkillTest {
     CpuAvailabilityOptions d = CpuAvailabilityOptions.defaults();
 
     assertEquals(20, d.minChecksBetweenProbes());
-    assertEquals(1, new CpuAvailabilityOptions(
-        Duration.ofSeconds(10), Duration.ofMillis(10), 5, 0.5, 1, Duration.ZERO)
-        .minChecksBetweenProbes());
+    assertEquals(
+        1,
+        new CpuAvailabilityOptions(
+                Duration.ofSeconds(10), Duration.ofMillis(10), 5, 0.5, 1, Duration.ZERO)
+            .minChecksBetweenProbes());
   }
 
   @Test
   void measure_noisyRunQueue_averagedOverSamples() throws Exception {
-    FakeHost host = new FakeHost() {
-      int reads;
+    FakeHost host =
+        new FakeHost() {
+          int reads;
 
-      @Override
-      public double runnableTasks() {
-        // Alternates 1 and 5 around a true average of 3 competitors.
-        return reads++ % 2 == 0 ? 1 : 5;
-      }
-    };
+          @Override
+          public double runnableTasks() {
+            // Alternates 1 and 5 around a true average of 3 competitors.
+            return reads++ % 2 == 0 ? 1 : 5;
+          }
+        };
     host.busyShare = 1.0;
     List<Duration> slept = new ArrayList<>();
     CpuAvailabilitySkill skill =
-        new CpuAvailabilitySkill(host, () -> Double.NaN, CpuAvailabilityOptions.defaults(),
-            slept::add);
+        new CpuAvailabilitySkill(
+            host, () -> Double.NaN, CpuAvailabilityOptions.defaults(), slept::add);
 
     Reading r = skill.measure();
 

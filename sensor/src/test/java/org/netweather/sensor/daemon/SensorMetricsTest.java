@@ -40,7 +40,8 @@ class SensorMetricsTest {
   @TempDir Path dir;
 
   private static double value(String name, String... skill) {
-    return skill.length == 0 ? MetricValues.of(name, "daemon", DAEMON)
+    return skill.length == 0
+        ? MetricValues.of(name, "daemon", DAEMON)
         : MetricValues.of(name, "daemon", DAEMON, "skill", skill[0]);
   }
 
@@ -51,17 +52,27 @@ class SensorMetricsTest {
       deadPort = s.getLocalPort();
     }
     String nameserver = GrpcCleanupExtension.newName();
-    grpc.register(InProcessServerBuilder.forName(nameserver).addService(
-        new NameserverGrpc.NameserverImplBase() {
-          @Override
-          public void search(SearchRequest req, StreamObserver<SearchResponse> out) {
-            out.onNext(SearchResponse.newBuilder().addRegistrations(Registration.newBuilder()
-                .setName("sensor@beta").setKind("sensor").setAddress("beta:1")
-                .putAttributes("host", "beta")
-                .putAttributes("probe", "127.0.0.1:" + deadPort)).build());
-            out.onCompleted();
-          }
-        }).build().start());
+    grpc.register(
+        InProcessServerBuilder.forName(nameserver)
+            .addService(
+                new NameserverGrpc.NameserverImplBase() {
+                  @Override
+                  public void search(SearchRequest req, StreamObserver<SearchResponse> out) {
+                    out.onNext(
+                        SearchResponse.newBuilder()
+                            .addRegistrations(
+                                Registration.newBuilder()
+                                    .setName("sensor@beta")
+                                    .setKind("sensor")
+                                    .setAddress("beta:1")
+                                    .putAttributes("host", "beta")
+                                    .putAttributes("probe", "127.0.0.1:" + deadPort))
+                            .build());
+                    out.onCompleted();
+                  }
+                })
+            .build()
+            .start());
     // A spool left by an earlier run, over the 8 KiB this daemon may use: its first append
     // drops the oldest segments.
     Path data = dir.resolve("sensor");
@@ -74,14 +85,15 @@ class SensorMetricsTest {
         old.append(batch);
       }
     }
-    SensorProperties p = SensorProperties.defaults()
-        .with(SensorProperties.HOST, "alpha")
-        .with(SensorProperties.NAMESERVER, nameserver + ":0")
-        .with(SensorProperties.DATA_DIR, data.toString())
-        .with(SensorProperties.PROBE_PORT, 0)
-        .with(SensorProperties.SPOOL_BYTES, 8192L)
-        .with(SensorProperties.CPU_PERIOD_SECONDS, 3600) // each host skill once, at start
-        .with(SensorProperties.MEMORY_PERIOD_SECONDS, 3600);
+    SensorProperties p =
+        SensorProperties.defaults()
+            .with(SensorProperties.HOST, "alpha")
+            .with(SensorProperties.NAMESERVER, nameserver + ":0")
+            .with(SensorProperties.DATA_DIR, data.toString())
+            .with(SensorProperties.PROBE_PORT, 0)
+            .with(SensorProperties.SPOOL_BYTES, 8192L)
+            .with(SensorProperties.CPU_PERIOD_SECONDS, 3600) // each host skill once, at start
+            .with(SensorProperties.MEMORY_PERIOD_SECONDS, 3600);
     double cpu = value("netweather_sensor_measurements", "cpu.availability");
     double memory = value("netweather_sensor_measurements", "memory.free");
     double latencyFailed = value("netweather_sensor_failed_measurements", "tcp.latency");
@@ -90,30 +102,47 @@ class SensorMetricsTest {
     double bytes = value("netweather_sensor_spool_bytes");
     String name = GrpcCleanupExtension.newName();
 
-    try (SensorServer s = SensorServer.start(p, InProcessServerBuilder.forName(name),
-        InProcessChannels::forAddress)) {
+    try (SensorServer s =
+        SensorServer.start(
+            p, InProcessServerBuilder.forName(name), InProcessChannels::forAddress)) {
       SensorControlGrpc.SensorControlBlockingStub control =
           SensorControlGrpc.newBlockingStub(grpc.channel(name));
-      control.startActivity(StartActivityRequest.newBuilder().setActivity(Activity.newBuilder()
-          .setName("latency").setSkill("tcp.latency").setPeriodSeconds(3600).addPeers("beta"))
-          .build());
-      assertEquals(cpu + 1, MetricValues.await(cpu + 1,
-          () -> value("netweather_sensor_measurements", "cpu.availability")));
-      assertEquals(memory + 1, MetricValues.await(memory + 1,
-          () -> value("netweather_sensor_measurements", "memory.free")));
-      assertEquals(latencyFailed + 1, MetricValues.await(latencyFailed + 1,
-          () -> value("netweather_sensor_failed_measurements", "tcp.latency")),
+      control.startActivity(
+          StartActivityRequest.newBuilder()
+              .setActivity(
+                  Activity.newBuilder()
+                      .setName("latency")
+                      .setSkill("tcp.latency")
+                      .setPeriodSeconds(3600)
+                      .addPeers("beta"))
+              .build());
+      assertEquals(
+          cpu + 1,
+          MetricValues.await(
+              cpu + 1, () -> value("netweather_sensor_measurements", "cpu.availability")));
+      assertEquals(
+          memory + 1,
+          MetricValues.await(
+              memory + 1, () -> value("netweather_sensor_measurements", "memory.free")));
+      assertEquals(
+          latencyFailed + 1,
+          MetricValues.await(
+              latencyFailed + 1,
+              () -> value("netweather_sensor_failed_measurements", "tcp.latency")),
           "a probe to a port nobody listens on fails");
 
       SensorStatus status = control.getStatus(GetStatusRequest.getDefaultInstance());
       assertTrue(status.getSpoolDropped() > 0, "the old spool was over its bound");
-      assertEquals(dropped + status.getSpoolDropped(),
+      assertEquals(
+          dropped + status.getSpoolDropped(),
           value("netweather_sensor_spool_dropped_measurements"));
-      assertEquals(pending + status.getSpooled(),
-          value("netweather_sensor_spool_pending_measurements"));
+      assertEquals(
+          pending + status.getSpooled(), value("netweather_sensor_spool_pending_measurements"));
       assertTrue(value("netweather_sensor_spool_bytes") - bytes > 0);
     }
-    assertEquals(pending, value("netweather_sensor_spool_pending_measurements"),
+    assertEquals(
+        pending,
+        value("netweather_sensor_spool_pending_measurements"),
         "a stopped daemon reports nothing");
     assertEquals(bytes, value("netweather_sensor_spool_bytes"));
   }

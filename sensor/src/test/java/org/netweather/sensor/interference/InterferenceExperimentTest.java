@@ -18,15 +18,17 @@ import org.netweather.sensor.Reading;
 
 class InterferenceExperimentTest {
 
-  private static final InetSocketAddress PEER = new InetSocketAddress(InetAddress.getLoopbackAddress(), 1);
+  private static final InetSocketAddress PEER =
+      new InetSocketAddress(InetAddress.getLoopbackAddress(), 1);
   private static final double IR = 0.04;
   private static final double LINK_BYTES_PER_S = 10e6;
 
   /**
-   * A simulated host: transfers run at min(requested, link) and each compute task takes
-   * 10 ms / (1 - IR * MB/s in flight), the paper's linear model.
+   * A simulated host: transfers run at min(requested, link) and each compute task takes 10 ms / (1
+   * - IR * MB/s in flight), the paper's linear model.
    */
   private final FakeTicker ticker = new FakeTicker();
+
   private double currentRate;
   private final List<Double> requested = new ArrayList<>();
 
@@ -84,7 +86,8 @@ class InterferenceExperimentTest {
         new InterferenceExperiment(kernel, driver, ticker, opts).run(PEER, Direction.RECEIVE);
 
     // 3 phases of at most 4 whole intervals, less one warm-up interval each.
-    assertTrue(result.samples().size() >= 6 && result.samples().size() <= 9,
+    assertTrue(
+        result.samples().size() >= 6 && result.samples().size() <= 9,
         "samples " + result.samples().size());
     assertEquals(0, result.samples().get(0).transferMBps());
   }
@@ -95,7 +98,11 @@ class InterferenceExperimentTest {
     Executor direct = Runnable::run;
     InterferenceSkill skill =
         new InterferenceSkill(
-            Direction.RECEIVE, () -> kernel, driver, ticker, InterferenceOptions.defaults(),
+            Direction.RECEIVE,
+            () -> kernel,
+            driver,
+            ticker,
+            InterferenceOptions.defaults(),
             direct);
 
     Reading r = skill.measure(PEER).toCompletableFuture().get();
@@ -109,17 +116,22 @@ class InterferenceExperimentTest {
 
   @Test
   void resultFit_tooFewSamples_throws() {
-    InterferenceExperiment.Result two = new InterferenceExperiment.Result(
-        List.of(new InterferenceSample(0, 1), new InterferenceSample(1, 0.9)), 0);
+    InterferenceExperiment.Result two =
+        new InterferenceExperiment.Result(
+            List.of(new InterferenceSample(0, 1), new InterferenceSample(1, 0.9)), 0);
 
     assertThrows(IllegalArgumentException.class, two::fit);
   }
 
   @Test
   void resultFit_threeSamples_fitsTheirLine() {
-    InterferenceExperiment.Result three = new InterferenceExperiment.Result(List.of(
-        new InterferenceSample(0, 100), new InterferenceSample(5, 90), new InterferenceSample(10, 80)),
-        0);
+    InterferenceExperiment.Result three =
+        new InterferenceExperiment.Result(
+            List.of(
+                new InterferenceSample(0, 100),
+                new InterferenceSample(5, 90),
+                new InterferenceSample(10, 80)),
+            0);
 
     InterferenceFit ir = three.fit();
 

@@ -39,9 +39,14 @@ class PLogPLoopbackTest {
   @BeforeEach
   void start() throws Exception {
     loops = ProbeEventLoops.create("plogp-test", 1);
-    server = new ProbeServer(loops,
-        ProbeServerOptions.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
-        remote -> remote.getAddress().isLoopbackAddress(), Ticker.system()).start();
+    server =
+        new ProbeServer(
+                loops,
+                ProbeServerOptions.defaults(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
+                remote -> remote.getAddress().isLoopbackAddress(),
+                Ticker.system())
+            .start();
     // Loops of their own, as on two hosts: on a shared thread the server could not read a
     // burst until the client had written all of it.
     clientLoops = ProbeEventLoops.create("plogp-test-client", 1);
@@ -66,16 +71,20 @@ class PLogPLoopbackTest {
       long os = c.sendOverhead(1 << 20).get(5, TimeUnit.SECONDS);
       long or = c.receiveOverhead(1 << 20, 1_000_000).get(5, TimeUnit.SECONDS);
 
-      assertTrue(burst > 0 && rtt > 0 && os > 0 && or > 0, burst + " " + rtt + " " + os + " "
-          + or);
+      assertTrue(burst > 0 && rtt > 0 && os > 0 && or > 0, burst + " " + rtt + " " + os + " " + or);
       assertTrue(c.bytes() > 2 * (1 << 20) + 100_000, "bytes " + c.bytes());
     }
   }
 
   @Test
   void skill_fullMeasurement_seriesForEverySizeOfTheGrid() throws Exception {
-    PLogPSkill skill = new PLogPSkill(client, new PLogPMeasurement.Settings(1, 64 * 1024, 0.01,
-        0.1, 50, 64), Duration.ofSeconds(50), Ticker.system(), executor);
+    PLogPSkill skill =
+        new PLogPSkill(
+            client,
+            new PLogPMeasurement.Settings(1, 64 * 1024, 0.01, 0.1, 50, 64),
+            Duration.ofSeconds(50),
+            Ticker.system(),
+            executor);
 
     long t0 = System.nanoTime();
     Reading r = skill.measure(server.address()).toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -93,29 +102,49 @@ class PLogPLoopbackTest {
     for (String name : series.keySet()) {
       assertTrue(name.matches("[A-Za-z0-9._-]+"), name);
     }
-    StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
-        "pLogP on loopback in %d ms, %d bytes: L = %.2f us%n%10s %10s %10s %10s%n", ms,
-        r.bytesSpent(), r.value(), "m", "g us", "os us", "or us"));
+    StringBuilder table =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "pLogP on loopback in %d ms, %d bytes: L = %.2f us%n%10s %10s %10s %10s%n",
+                ms,
+                r.bytesSpent(),
+                r.value(),
+                "m",
+                "g us",
+                "os us",
+                "or us"));
     for (long m = 0; m <= 64 * 1024; m = m == 0 ? 1 : 2 * m) {
-      table.append(String.format(Locale.ROOT, "%10d %10.2f %10.2f %10.2f%n", m,
-          series.get("plogp.gap.m" + m), series.get("plogp.os.m" + m),
-          series.get("plogp.or.m" + m)));
+      table.append(
+          String.format(
+              Locale.ROOT,
+              "%10d %10.2f %10.2f %10.2f%n",
+              m,
+              series.get("plogp.gap.m" + m),
+              series.get("plogp.os.m" + m),
+              series.get("plogp.or.m" + m)));
     }
     System.out.print(table);
-    assertTrue(series.get("plogp.os.m65536") > 0 && series.get("plogp.or.m65536") > 0,
-        table.toString());
+    assertTrue(
+        series.get("plogp.os.m65536") > 0 && series.get("plogp.or.m65536") > 0, table.toString());
   }
 
   @Test
   void skill_noListener_failsWithIoError() throws Exception {
     InetSocketAddress dead = server.address();
     server.close();
-    PLogPSkill skill = new PLogPSkill(client, PLogPMeasurement.Settings.defaults(),
-        Duration.ofSeconds(5), Ticker.system(), executor);
+    PLogPSkill skill =
+        new PLogPSkill(
+            client,
+            PLogPMeasurement.Settings.defaults(),
+            Duration.ofSeconds(5),
+            Ticker.system(),
+            executor);
 
-    ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
-        ExecutionException.class,
-        () -> skill.measure(dead).toCompletableFuture().get(10, TimeUnit.SECONDS));
+    ExecutionException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExecutionException.class,
+            () -> skill.measure(dead).toCompletableFuture().get(10, TimeUnit.SECONDS));
     assertTrue(e.getCause() instanceof java.io.IOException, e.getCause().toString());
   }
 }

@@ -17,15 +17,14 @@ class PLogPMeasurementTest {
   }
 
   private static SimulatedLink linear(double noise) {
-    return new SimulatedLink(L, PLogPMeasurementTest::gapOf, m -> 1e-6 + m / 1e9,
-        m -> 2e-6 + m / 5e8, noise, 42);
+    return new SimulatedLink(
+        L, PLogPMeasurementTest::gapOf, m -> 1e-6 + m / 1e9, m -> 2e-6 + m / 5e8, noise, 42);
   }
 
   @Test
   void measure_linearLink_recoversLAndGExactly() {
     SimulatedLink link = linear(0);
-    PLogPParameters p = new PLogPMeasurement(link, PLogPMeasurement.Settings.defaults())
-        .measure();
+    PLogPParameters p = new PLogPMeasurement(link, PLogPMeasurement.Settings.defaults()).measure();
     // L = RTT(0)/2 − g(0) and g(m) = RTT(m) − RTT(0) + g(0) reproduce the link's own values.
     double rtt0 = link.roundTrip(0);
     assertEquals(rtt0 / 2 - gapOf(0), p.latency(), 1e-15);
@@ -40,17 +39,17 @@ class PLogPMeasurementTest {
     // A linear link needs no extra sizes: 0, then 1, 2, 4, ... 256 KiB, and 512 KiB to confirm
     // the curve is linear past maxSize.
     assertEquals(21, p.sizes().length, Arrays.toString(p.sizes()));
-    assertEquals(gapOf(100_000), p.gap(100_000), 1e-15);   // interpolated
-    assertEquals(gapOf(1 << 20), p.gap(1 << 20), 1e-15);   // extrapolated
+    assertEquals(gapOf(100_000), p.gap(100_000), 1e-15); // interpolated
+    assertEquals(gapOf(1 << 20), p.gap(1 << 20), 1e-15); // extrapolated
   }
 
   @Test
   void measure_rendezvousJump_insertsSizesAroundIt() {
     // Messages of 64 KiB and more pay a 200 µs handshake (eager → rendezvous).
-    SimulatedLink link = new SimulatedLink(L, m -> gapOf(m) + (m >= 65536 ? 200e-6 : 0),
-        m -> 1e-6, m -> 2e-6, 0, 1);
-    PLogPMeasurement.Settings s = new PLogPMeasurement.Settings(1024, 256 * 1024, 0.01, 0.1,
-        50, 64);
+    SimulatedLink link =
+        new SimulatedLink(L, m -> gapOf(m) + (m >= 65536 ? 200e-6 : 0), m -> 1e-6, m -> 2e-6, 0, 1);
+    PLogPMeasurement.Settings s =
+        new PLogPMeasurement.Settings(1024, 256 * 1024, 0.01, 0.1, 50, 64);
     PLogPParameters p = new PLogPMeasurement(link, s).measure();
     double[] sizes = p.sizes();
     long between = Arrays.stream(sizes).filter(m -> m > 32768 && m < 65536).count();
@@ -63,8 +62,8 @@ class PLogPMeasurementTest {
 
   @Test
   void measure_noisyLink_staysWithinAFewPercent() {
-    PLogPParameters p = new PLogPMeasurement(linear(0.01), PLogPMeasurement.Settings.defaults())
-        .measure();
+    PLogPParameters p =
+        new PLogPMeasurement(linear(0.01), PLogPMeasurement.Settings.defaults()).measure();
     assertEquals(L, p.latency(), 0.1 * L);
     for (double m : new double[] {0, 4096, 65536, 262144}) {
       assertEquals(gapOf(m), p.gap(m), 0.05 * gapOf(m) + 1e-6, "g(" + m + ")");
@@ -88,33 +87,34 @@ class PLogPMeasurementTest {
   }
 
   /**
-   * After saturation, round trips ran 60 µs slower for a while (on loopback RTT(0) read 80 µs
-   * there against 16-23 µs before and after): the old estimator took an RTT(0) from that spell
-   * as the reference of every g(m), so each size timed after the spell got about 60 µs less,
-   * g(16 KiB) = −51 µs (its noise fallback lifted RTT(m) to the smallest RTT(0) but kept the
-   * slow mean as reference). Timing RTT(0) and RTT(m) in alternation puts both in one spell.
-   * This spell outlasts the settling after saturation, which gives up after 256 round trips.
+   * After saturation, round trips ran 60 µs slower for a while (on loopback RTT(0) read 80 µs there
+   * against 16-23 µs before and after): the old estimator took an RTT(0) from that spell as the
+   * reference of every g(m), so each size timed after the spell got about 60 µs less, g(16 KiB) =
+   * −51 µs (its noise fallback lifted RTT(m) to the smallest RTT(0) but kept the slow mean as
+   * reference). Timing RTT(0) and RTT(m) in alternation puts both in one spell. This spell outlasts
+   * the settling after saturation, which gives up after 256 round trips.
    */
   @Test
   void measure_roundTripsSlowAfterSaturation_gapsStillExact() {
-    SimulatedLink link = new SimulatedLink(LOOP_L, PLogPMeasurementTest::loopGap,
-        m -> 0.5e-6, m -> 0.8e-6, 0, 1);
-    PLogPChannel slowSpell = new ForwardingChannel(link) {
-      int slowLeft;
+    SimulatedLink link =
+        new SimulatedLink(LOOP_L, PLogPMeasurementTest::loopGap, m -> 0.5e-6, m -> 0.8e-6, 0, 1);
+    PLogPChannel slowSpell =
+        new ForwardingChannel(link) {
+          int slowLeft;
 
-      @Override
-      public double burst(int count, int bytes) {
-        slowLeft = count >= 1024 ? 300 : slowLeft;
-        return super.burst(count, bytes);
-      }
+          @Override
+          public double burst(int count, int bytes) {
+            slowLeft = count >= 1024 ? 300 : slowLeft;
+            return super.burst(count, bytes);
+          }
 
-      @Override
-      public double roundTrip(int bytes) {
-        return super.roundTrip(bytes) + (slowLeft-- > 0 ? 60e-6 : 0);
-      }
-    };
-    PLogPParameters p = new PLogPMeasurement(slowSpell, PLogPMeasurement.Settings.defaults())
-        .measure();
+          @Override
+          public double roundTrip(int bytes) {
+            return super.roundTrip(bytes) + (slowLeft-- > 0 ? 60e-6 : 0);
+          }
+        };
+    PLogPParameters p =
+        new PLogPMeasurement(slowSpell, PLogPMeasurement.Settings.defaults()).measure();
 
     for (double m : p.sizes()) {
       assertEquals(loopGap(m), p.gap(m), 1e-12, "g(" + m + ")");
@@ -123,17 +123,17 @@ class PLogPMeasurementTest {
   }
 
   /**
-   * pLogP: a message cannot leave sooner than its send call returns, nor be taken sooner than
-   * its receive call does, so g(m) >= os(m), or(m) (logp_mpi's FIXUP_G); and L = RTT(0)/2 − g(0)
-   * is floored at 0 as logp_mpi does ("L unknown") rather than reported negative.
+   * pLogP: a message cannot leave sooner than its send call returns, nor be taken sooner than its
+   * receive call does, so g(m) >= os(m), or(m) (logp_mpi's FIXUP_G); and L = RTT(0)/2 − g(0) is
+   * floored at 0 as logp_mpi does ("L unknown") rather than reported negative.
    */
   @Test
   void measure_overheadsAboveWireGap_gapRaisedToThemAndLNotNegative() {
     // The send call copies at 1 GB/s, the wire takes 2 GB/s; receiving costs 1.5 µs flat.
-    SimulatedLink link = new SimulatedLink(1e-6, PLogPMeasurementTest::loopGap,
-        m -> 3e-6 + m / 1e9, m -> 1.5e-6, 0, 1);
-    PLogPParameters p = new PLogPMeasurement(link, PLogPMeasurement.Settings.defaults())
-        .measure();
+    SimulatedLink link =
+        new SimulatedLink(
+            1e-6, PLogPMeasurementTest::loopGap, m -> 3e-6 + m / 1e9, m -> 1.5e-6, 0, 1);
+    PLogPParameters p = new PLogPMeasurement(link, PLogPMeasurement.Settings.defaults()).measure();
 
     for (double m : p.sizes()) {
       assertEquals(3e-6 + m / 1e9, p.gap(m), 1e-12, "g(" + m + ") = os(" + m + ")");
@@ -151,18 +151,18 @@ class PLogPMeasurementTest {
    */
   @Test
   void measure_firstRoundTripsSlowerThanEveryTrain_g0FromTheTrainAlone() {
-    SimulatedLink link = new SimulatedLink(LOOP_L, PLogPMeasurementTest::loopGap,
-        m -> 0.1e-6, m -> 0.1e-6, 0, 1);
-    PLogPChannel cold = new ForwardingChannel(link) {
-      int roundTrips;
+    SimulatedLink link =
+        new SimulatedLink(LOOP_L, PLogPMeasurementTest::loopGap, m -> 0.1e-6, m -> 0.1e-6, 0, 1);
+    PLogPChannel cold =
+        new ForwardingChannel(link) {
+          int roundTrips;
 
-      @Override
-      public double roundTrip(int bytes) {
-        return super.roundTrip(bytes) + (roundTrips++ < 3 ? 0.1 : 0);
-      }
-    };
-    PLogPParameters p = new PLogPMeasurement(cold, PLogPMeasurement.Settings.defaults())
-        .measure();
+          @Override
+          public double roundTrip(int bytes) {
+            return super.roundTrip(bytes) + (roundTrips++ < 3 ? 0.1 : 0);
+          }
+        };
+    PLogPParameters p = new PLogPMeasurement(cold, PLogPMeasurement.Settings.defaults()).measure();
 
     assertEquals(loopGap(0), p.gap(0), 0.01 * loopGap(0));
     assertEquals(LOOP_L, p.latency(), 0.02 * LOOP_L);
@@ -170,17 +170,25 @@ class PLogPMeasurementTest {
 
   /**
    * One-sided, bimodal noise with spikes and a slow spell after saturation, as a shared host's
-   * loopback gives, where g(m) for small m is 1 µs and RTT(0) 20 µs. Every reported parameter
-   * must stay physical: L >= 0, g(m) >= g(0) > 0, g(m) >= os(m), or(m); and g of a size where
-   * the wire dominates stays close.
+   * loopback gives, where g(m) for small m is 1 µs and RTT(0) 20 µs. Every reported parameter must
+   * stay physical: L >= 0, g(m) >= g(0) > 0, g(m) >= os(m), or(m); and g of a size where the wire
+   * dominates stays close.
    */
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
   void measure_shakyLoopback_everyParameterPhysical(long seed) {
-    SimulatedLink link = new SimulatedLink(LOOP_L, PLogPMeasurementTest::loopGap,
-        m -> 0.5e-6 + m / 8e9, m -> 0.8e-6 + m / 8e9, 0, seed);
-    PLogPParameters p = new PLogPMeasurement(new ShakyLink(link, 60e-6, 100, seed),
-        PLogPMeasurement.Settings.defaults()).measure();
+    SimulatedLink link =
+        new SimulatedLink(
+            LOOP_L,
+            PLogPMeasurementTest::loopGap,
+            m -> 0.5e-6 + m / 8e9,
+            m -> 0.8e-6 + m / 8e9,
+            0,
+            seed);
+    PLogPParameters p =
+        new PLogPMeasurement(
+                new ShakyLink(link, 60e-6, 100, seed), PLogPMeasurement.Settings.defaults())
+            .measure();
 
     String table = table(p);
     assertTrue(p.latency() >= 0, table);
@@ -196,8 +204,10 @@ class PLogPMeasurementTest {
   private static String table(PLogPParameters p) {
     StringBuilder b = new StringBuilder(String.format("L %.3f us%n", p.latency() * 1e6));
     for (double m : p.sizes()) {
-      b.append(String.format("%8d g %8.3f os %8.3f or %8.3f%n", (long) m, p.gap(m) * 1e6,
-          p.sendOverhead(m) * 1e6, p.receiveOverhead(m) * 1e6));
+      b.append(
+          String.format(
+              "%8d g %8.3f os %8.3f or %8.3f%n",
+              (long) m, p.gap(m) * 1e6, p.sendOverhead(m) * 1e6, p.receiveOverhead(m) * 1e6));
     }
     return b.toString();
   }

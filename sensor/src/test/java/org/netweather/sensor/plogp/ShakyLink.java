@@ -4,11 +4,11 @@ import java.util.Random;
 
 /**
  * A {@link SimulatedLink} with the timing noise of a shared host's loopback, seeded: every round
- * trip is either fast or about 8 µs slower (the peer's thread was awake or had to be woken), a
- * few are hundreds of µs slower (preempted), and after a long burst a while of round trips runs
- * {@code slowAfterBurst} slower (the host busy elsewhere; on a 2-core box a cold RTT(0) read
- * 80 µs against 16-23 µs before and after). The noise is one-sided: nothing runs faster than the
- * link itself. Send and receive overheads get the same kind of noise.
+ * trip is either fast or about 8 µs slower (the peer's thread was awake or had to be woken), a few
+ * are hundreds of µs slower (preempted), and after a long burst a while of round trips runs {@code
+ * slowAfterBurst} slower (the host busy elsewhere; on a 2-core box a cold RTT(0) read 80 µs against
+ * 16-23 µs before and after). The noise is one-sided: nothing runs faster than the link itself.
+ * Send and receive overheads get the same kind of noise.
  */
 final class ShakyLink implements PLogPChannel {
   private final SimulatedLink link;

@@ -5,8 +5,8 @@ import java.util.function.DoubleUnaryOperator;
 
 /**
  * A link that answers pLogP probes from known parameters: a message of m bytes keeps the sender
- * busy g(m) and arrives L later, so a burst of n takes n·g(m) + 2L + g(0) and RTT(m) =
- * 2L + g(m) + g(0). Optional multiplicative Gaussian noise, seeded.
+ * busy g(m) and arrives L later, so a burst of n takes n·g(m) + 2L + g(0) and RTT(m) = 2L + g(m) +
+ * g(0). Optional multiplicative Gaussian noise, seeded.
  */
 final class SimulatedLink implements PLogPChannel {
   final double latency;
@@ -17,8 +17,13 @@ final class SimulatedLink implements PLogPChannel {
   private final Random rnd;
   int probes;
 
-  SimulatedLink(double latency, DoubleUnaryOperator gap, DoubleUnaryOperator os,
-      DoubleUnaryOperator or, double noise, long seed) {
+  SimulatedLink(
+      double latency,
+      DoubleUnaryOperator gap,
+      DoubleUnaryOperator os,
+      DoubleUnaryOperator or,
+      double noise,
+      long seed) {
     this.latency = latency;
     this.gap = gap;
     this.os = os;

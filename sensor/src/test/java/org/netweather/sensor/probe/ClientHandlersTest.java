@@ -42,8 +42,7 @@ class ClientHandlersTest {
     CompletableFuture<Reading> result = new CompletableFuture<>();
     EmbeddedChannel ch = new EmbeddedChannel();
     ch.freezeTime();
-    ch.pipeline()
-        .addLast(new SinkMarkDecoder(), new BandwidthClientHandler(options, 0, result));
+    ch.pipeline().addLast(new SinkMarkDecoder(), new BandwidthClientHandler(options, 0, result));
     long written = drainPayload(ch, true);
     // The window before any mark has come back.
     assertEquals(BandwidthClientHandler.MIN_WINDOW, written);
@@ -65,12 +64,15 @@ class ClientHandlersTest {
 
   @Test
   void bandwidth_marksConfirmBytes_windowSlidesWithThem() {
-    ProbeClientOptions options = ProbeClientOptions.defaults()
-        .withTrain(Duration.ofMillis(100), Duration.ofMillis(800), 64 << 20);
+    ProbeClientOptions options =
+        ProbeClientOptions.defaults()
+            .withTrain(Duration.ofMillis(100), Duration.ofMillis(800), 64 << 20);
     EmbeddedChannel ch = new EmbeddedChannel();
     ch.freezeTime();
-    ch.pipeline().addLast(new SinkMarkDecoder(),
-        new BandwidthClientHandler(options, 0, new CompletableFuture<>()));
+    ch.pipeline()
+        .addLast(
+            new SinkMarkDecoder(),
+            new BandwidthClientHandler(options, 0, new CompletableFuture<>()));
     drainPayload(ch, true);
 
     // 100 KB confirmed at 1 MB/s: the rate-based window (2 * 1 MB/s * 10 ms) is below the 64 KiB
@@ -84,8 +86,9 @@ class ClientHandlersTest {
 
   @Test
   void bandwidth_noMarksBeforeDeadline_failsWithIoException() {
-    ProbeClientOptions options = ProbeClientOptions.defaults()
-        .withTrain(Duration.ofMillis(100), Duration.ofMillis(800), 1 << 20);
+    ProbeClientOptions options =
+        ProbeClientOptions.defaults()
+            .withTrain(Duration.ofMillis(100), Duration.ofMillis(800), 1 << 20);
     CompletableFuture<Reading> result = new CompletableFuture<>();
     EmbeddedChannel ch = new EmbeddedChannel();
     ch.freezeTime();

@@ -56,8 +56,12 @@ class PLogPHandlersTest {
 
   @Test
   void reader_messagesSplitAndJoinedAnyhow_findsEachBoundary() {
-    ByteBuf stream = Unpooled.wrappedBuffer(frame(PLogPFrame.DATA, 0), frame(PLogPFrame.DATA, 5),
-        frame(PLogPFrame.SEND, 1 << 20), frame(PLogPFrame.DATA_ACK, 3));
+    ByteBuf stream =
+        Unpooled.wrappedBuffer(
+            frame(PLogPFrame.DATA, 0),
+            frame(PLogPFrame.DATA, 5),
+            frame(PLogPFrame.SEND, 1 << 20),
+            frame(PLogPFrame.DATA_ACK, 3));
     PLogPFrame.Reader reader = new PLogPFrame.Reader();
     List<String> seen = new ArrayList<>();
 
@@ -76,19 +80,23 @@ class PLogPHandlersTest {
 
   @Test
   void reader_lengthOverMax_rejected() {
-    ByteBuf bad = Unpooled.buffer().writeByte(PLogPFrame.DATA).writeZero(3)
-        .writeInt(PLogPFrame.MAX_LENGTH + 1);
+    ByteBuf bad =
+        Unpooled.buffer()
+            .writeByte(PLogPFrame.DATA)
+            .writeZero(3)
+            .writeInt(PLogPFrame.MAX_LENGTH + 1);
 
     assertThrows(IllegalArgumentException.class, () -> new PLogPFrame.Reader().feed(bad));
   }
 
   @Test
   void helloDecoder_plogpHello_switchesToPLogPHandler() {
-    EmbeddedChannel ch = new EmbeddedChannel(new ProbeHelloDecoder(
-        ProbeServerOptions.defaults(new InetSocketAddress(0)), ticker));
+    EmbeddedChannel ch =
+        new EmbeddedChannel(
+            new ProbeHelloDecoder(ProbeServerOptions.defaults(new InetSocketAddress(0)), ticker));
 
-    ch.writeInbound(Unpooled.wrappedBuffer(ProbeHello.plogp().encode(ALLOC),
-        frame(PLogPFrame.DATA_ACK, 2)));
+    ch.writeInbound(
+        Unpooled.wrappedBuffer(ProbeHello.plogp().encode(ALLOC), frame(PLogPFrame.DATA_ACK, 2)));
 
     assertNull(ch.pipeline().get(ProbeHelloDecoder.class));
     assertNotNull(ch.pipeline().get(PLogPHandler.class));

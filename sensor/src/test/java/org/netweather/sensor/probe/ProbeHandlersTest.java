@@ -21,8 +21,7 @@ import org.netweather.sensor.FakeTicker;
 class ProbeHandlersTest {
 
   private final FakeTicker ticker = new FakeTicker();
-  private final ProbeServerOptions options =
-      ProbeServerOptions.defaults(new InetSocketAddress(0));
+  private final ProbeServerOptions options = ProbeServerOptions.defaults(new InetSocketAddress(0));
 
   private static ByteBuf bytes(String s) {
     return Unpooled.copiedBuffer(s, StandardCharsets.US_ASCII);

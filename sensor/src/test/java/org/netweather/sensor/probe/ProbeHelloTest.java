@@ -46,10 +46,10 @@ class ProbeHelloTest {
     byte[] mode9 = ByteBufUtil.getBytes(ProbeHello.echo().encode(ByteBufAllocator.DEFAULT));
     mode9[3] = 9;
 
-    assertThrows(IllegalArgumentException.class,
-        () -> ProbeHello.decode(Unpooled.wrappedBuffer(v2)));
-    assertThrows(IllegalArgumentException.class,
-        () -> ProbeHello.decode(Unpooled.wrappedBuffer(mode9)));
+    assertThrows(
+        IllegalArgumentException.class, () -> ProbeHello.decode(Unpooled.wrappedBuffer(v2)));
+    assertThrows(
+        IllegalArgumentException.class, () -> ProbeHello.decode(Unpooled.wrappedBuffer(mode9)));
   }
 
   @Test

@@ -49,8 +49,14 @@ class ProbeLoopbackTest {
             .start();
     ProbeClientOptions options =
         new ProbeClientOptions(
-            Duration.ofSeconds(5), 5, Duration.ofMillis(5), Duration.ofMillis(100),
-            Duration.ofMillis(800), 256L << 20, 0.03, 1L << 30);
+            Duration.ofSeconds(5),
+            5,
+            Duration.ofMillis(5),
+            Duration.ofMillis(100),
+            Duration.ofMillis(800),
+            256L << 20,
+            0.03,
+            1L << 30);
     client = new ProbeClient(loops, options, Ticker.system());
     peer = server.address();
   }
@@ -86,22 +92,24 @@ class ProbeLoopbackTest {
 
   /**
    * The first connect of a JVM pays class loading (a fresh process read 2.5-5.9 ms on loopback
-   * against 0.24 ms in a running sensor): the first measurement of a peer connects once
-   * untimed, later ones connect once each.
+   * against 0.24 ms in a running sensor): the first measurement of a peer connects once untimed,
+   * later ones connect once each.
    */
   @Test
   void connectTime_firstMeasurementOfAPeer_oneUntimedConnectFirst() throws Exception {
     AtomicInteger accepted = new AtomicInteger();
     try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        while (true) {
-          try (Socket s = listener.accept()) {
-            accepted.incrementAndGet();
-          } catch (IOException e) {
-            return;
-          }
-        }
-      });
+      Thread acceptor =
+          new Thread(
+              () -> {
+                while (true) {
+                  try (Socket s = listener.accept()) {
+                    accepted.incrementAndGet();
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              });
       acceptor.setDaemon(true);
       acceptor.start();
       InetSocketAddress counted = (InetSocketAddress) listener.getLocalSocketAddress();
@@ -143,8 +151,12 @@ class ProbeLoopbackTest {
     System.out.printf(
         "loopback tcp.bandwidth: %.0f Mbit/s, converged=%.0f, train %.1f ms, %d bytes spent,"
             + " %.0f received, %.0f marks%n",
-        r.value(), r.extras().get("converged"), r.extras().get("trainMs"), r.bytesSpent(),
-        r.extras().get("receivedBytes"), r.extras().get("marks"));
+        r.value(),
+        r.extras().get("converged"),
+        r.extras().get("trainMs"),
+        r.bytesSpent(),
+        r.extras().get("receivedBytes"),
+        r.extras().get("marks"));
     assertTrue(r.value() > 0);
     assertTrue(r.bytesSpent() >= r.extras().get("receivedBytes"));
     assertTrue(r.bytesSpent() <= (256L << 20) + 1_000_000);

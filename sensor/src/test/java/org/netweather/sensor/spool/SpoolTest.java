@@ -36,8 +36,10 @@ class SpoolTest {
   void append_thenUnacknowledged_returnsEntriesOldestFirst() throws IOException {
     try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
       long first = spool.append("cpu.availability:alpha", 1000, 0.5);
-      spool.append(List.of(new SpoolRecord("memory.free:alpha", 1000, 812.5),
-          new SpoolRecord("tcp.bandwidth:alpha->beta", 1001, 93.1)));
+      spool.append(
+          List.of(
+              new SpoolRecord("memory.free:alpha", 1000, 812.5),
+              new SpoolRecord("tcp.bandwidth:alpha->beta", 1001, 93.1)));
 
       List<SpoolEntry> all = spool.unacknowledged(10);
 
@@ -62,8 +64,9 @@ class SpoolTest {
 
       spool.acknowledge(1, 2, 4);
 
-      assertEquals(List.of(3L, 5L), List.of(seqs(spool.unacknowledged(10))[0],
-          seqs(spool.unacknowledged(10))[1]));
+      assertEquals(
+          List.of(3L, 5L),
+          List.of(seqs(spool.unacknowledged(10))[0], seqs(spool.unacknowledged(10))[1]));
       assertEquals(2, spool.pending());
     }
   }
@@ -105,7 +108,8 @@ class SpoolTest {
     }
 
     try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
-      assertEquals(List.of(new SpoolEntry(2, "s:a", 2, 3.0), new SpoolEntry(4, "s:a", 4, 6.0)),
+      assertEquals(
+          List.of(new SpoolEntry(2, "s:a", 2, 3.0), new SpoolEntry(4, "s:a", 4, 6.0)),
           spool.unacknowledged(10));
       assertEquals(5, spool.append("s:a", 5, 7.5));
     }
@@ -121,8 +125,9 @@ class SpoolTest {
     // No close(): as if the process died here.
 
     try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
-      assertEquals(List.of(1L, 3L), List.of(seqs(spool.unacknowledged(10))[0],
-          seqs(spool.unacknowledged(10))[1]));
+      assertEquals(
+          List.of(1L, 3L),
+          List.of(seqs(spool.unacknowledged(10))[0], seqs(spool.unacknowledged(10))[1]));
     }
   }
 

@@ -14,14 +14,14 @@ import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.Criterion;
 
 /**
- * Replays traces through a battery strictly one step ahead and measures how well everything in
- * it forecasts, relative to the last-value predictor.
+ * Replays traces through a battery strictly one step ahead and measures how well everything in it
+ * forecasts, relative to the last-value predictor.
  *
  * <p>The protocol of docs/forecasting.md: each forecast of measurement t is taken before the
- * battery sees t; the first {@code warmup} measurements (default 100) feed the battery but are
- * not scored; accuracy is MAE / MAE(last value) per series, aggregated as a geometric mean.
- * "Hindsight" is the best single faithful primary per series, picked after the run; "oracle" is
- * the per-step best member, an unreachable bound.
+ * battery sees t; the first {@code warmup} measurements (default 100) feed the battery but are not
+ * scored; accuracy is MAE / MAE(last value) per series, aggregated as a geometric mean. "Hindsight"
+ * is the best single faithful primary per series, picked after the run; "oracle" is the per-step
+ * best member, an unreachable bound.
  *
  * <pre>{@code
  * EvaluationReport report = new Evaluation(BatteryLayout.standard()).run(Path.of("traces/nab"));

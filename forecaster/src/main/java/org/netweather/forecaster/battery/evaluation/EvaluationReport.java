@@ -7,14 +7,14 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The evaluation of a directory of traces: one {@link SeriesReport} per trace and geometric
- * means of every ratio over all of them.
+ * The evaluation of a directory of traces: one {@link SeriesReport} per trace and geometric means
+ * of every ratio over all of them.
  *
  * @param series per-series reports, ordered by name
- * @param summary geometric means of the headline ratios: {@code served}, {@code faithful},
- *     {@code hindsight}, {@code oracle}, and also {@code servedMse}, {@code faithfulMse},
- *     {@code faithfulOracle}, plus {@code worstServedOverFaithful}, the largest per-series ratio
- *     served / faithful (above 1 means served was worse there)
+ * @param summary geometric means of the headline ratios: {@code served}, {@code faithful}, {@code
+ *     hindsight}, {@code oracle}, and also {@code servedMse}, {@code faithfulMse}, {@code
+ *     faithfulOracle}, plus {@code worstServedOverFaithful}, the largest per-series ratio served /
+ *     faithful (above 1 means served was worse there)
  * @param predictors geometric mean ratio per member predictor
  * @param faithfulSelectors geometric mean ratio per NWS selector
  * @param extendedSelectors geometric mean ratio per selector over all members

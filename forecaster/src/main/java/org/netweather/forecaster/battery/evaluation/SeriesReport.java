@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One series' evaluation: mean absolute one-step error of everything in the battery, each
- * divided by the last-value predictor's (so 1.0 = no better than last value, lower is better).
+ * One series' evaluation: mean absolute one-step error of everything in the battery, each divided
+ * by the last-value predictor's (so 1.0 = no better than last value, lower is better).
  *
  * @param name the trace name
  * @param points measurements in the trace

@@ -1,8 +1,8 @@
 package org.netweather.forecaster.battery.evaluation;
 
 /**
- * A measured series read from a trace file: parallel arrays of timestamps (epoch milliseconds,
- * UTC) and values, in file order.
+ * A measured series read from a trace file: parallel arrays of timestamps (epoch milliseconds, UTC)
+ * and values, in file order.
  *
  * @param name the file name without {@code .csv}
  * @param timestamps epoch milliseconds of each measurement

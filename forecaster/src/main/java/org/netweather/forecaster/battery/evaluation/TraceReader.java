@@ -15,8 +15,8 @@ import java.util.Arrays;
 /**
  * Reads a trace CSV: a header {@code timestamp,value}, then one measurement per line with the
  * timestamp as {@code YYYY-MM-DD HH:MM:SS} (UTC) or epoch milliseconds. Blank lines are skipped;
- * anything else that does not fit is rejected with an {@link IllegalArgumentException} naming
- * the file and line, because a silently skipped row would shift every later forecast.
+ * anything else that does not fit is rejected with an {@link IllegalArgumentException} naming the
+ * file and line, because a silently skipped row would shift every later forecast.
  *
  * <pre>{@code
  * Trace trace = TraceReader.read(Path.of("traces/nab/ec2_cpu_utilization_24ae8d.csv"));
@@ -43,8 +43,8 @@ public final class TraceReader {
   /**
    * Reads a trace from {@code reader}; {@code source} names it in error messages.
    *
-   * @throws IllegalArgumentException on a missing or wrong header, a malformed line, a value
-   *     that is not a finite number, or a timestamp earlier than the one before it
+   * @throws IllegalArgumentException on a missing or wrong header, a malformed line, a value that
+   *     is not a finite number, or a timestamp earlier than the one before it
    */
   public static Trace read(String name, String source, Reader reader) throws IOException {
     BufferedReader lines =
@@ -74,15 +74,23 @@ public final class TraceReader {
       int comma = text.indexOf(',');
       if (comma < 0 || text.indexOf(',', comma + 1) >= 0) {
         throw new IllegalArgumentException(
-            source + ":" + lineNumber + ": expected 2 fields 'timestamp,value', found '" + text
+            source
+                + ":"
+                + lineNumber
+                + ": expected 2 fields 'timestamp,value', found '"
+                + text
                 + "'");
       }
       long time = timestamp(text.substring(0, comma).strip(), source, lineNumber);
       double value = value(text.substring(comma + 1).strip(), source, lineNumber);
       if (n > 0 && time < times[n - 1]) {
         throw new IllegalArgumentException(
-            source + ":" + lineNumber + ": timestamp goes backwards ('"
-                + text.substring(0, comma).strip() + "' is before the previous line)");
+            source
+                + ":"
+                + lineNumber
+                + ": timestamp goes backwards ('"
+                + text.substring(0, comma).strip()
+                + "' is before the previous line)");
       }
       if (n == times.length) {
         times = Arrays.copyOf(times, n * 2);
@@ -112,7 +120,11 @@ public final class TraceReader {
       }
     }
     throw new IllegalArgumentException(
-        source + ":" + line + ": bad timestamp '" + text
+        source
+            + ":"
+            + line
+            + ": bad timestamp '"
+            + text
             + "' (expected YYYY-MM-DD HH:MM:SS or epoch milliseconds)");
   }
 

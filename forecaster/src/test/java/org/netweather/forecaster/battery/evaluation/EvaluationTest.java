@@ -47,8 +47,7 @@ class EvaluationTest {
   }
 
   @Test
-  void run_syntheticDirectory_reportsEverySeriesInNameOrder(@TempDir Path dir)
-      throws IOException {
+  void run_syntheticDirectory_reportsEverySeriesInNameOrder(@TempDir Path dir) throws IOException {
     Random random = new Random(3);
     for (String name : List.of("b-noisy", "a-trend")) {
       StringBuilder csv = new StringBuilder("timestamp,value\n");
