@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -563,11 +562,6 @@ public final class MeasurementStore implements AutoCloseable {
     return Optional.ofNullable(db.get(name));
   }
 
-  /** Bytes of the store's table files on disk. */
-  public long diskBytes() {
-    return db.diskBytes();
-  }
-
   /**
    * Subscribes a watcher; see {@link WatchHub}. Its backlog holds, per matching series, the points
    * after {@code sinceMs} (at most {@code perSeries} newest of them if positive).
@@ -657,14 +651,5 @@ public final class MeasurementStore implements AutoCloseable {
     }
     db.close();
     lock.close();
-  }
-
-  /** Used by tests: the writer's per-series state. */
-  Map<String, Long> counts() {
-    Map<String, Long> out = new HashMap<>();
-    for (SeriesState s : db.series()) {
-      out.put(s.name(), s.count());
-    }
-    return out;
   }
 }

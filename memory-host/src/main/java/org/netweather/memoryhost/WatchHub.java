@@ -64,11 +64,6 @@ final class WatchHub {
     return w;
   }
 
-  /** Runs {@code commitAndPublish} so that no watcher subscribes in the middle of it. */
-  synchronized void exclusive(Runnable commitAndPublish) {
-    commitAndPublish.run();
-  }
-
   /** Tells watchers of these series that they were deleted. */
   synchronized void publishDeleted(List<String> deleted) {
     for (Watcher w : watchers) {

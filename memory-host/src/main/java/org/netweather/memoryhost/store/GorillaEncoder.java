@@ -125,11 +125,6 @@ public final class GorillaEncoder {
     return (int) ((out.bitLength() + 7) >>> 3);
   }
 
-  /** Bytes held in memory, including growth room. */
-  public int retainedBytes() {
-    return out.array().length;
-  }
-
   /** An independent copy, to extend without changing this one. */
   public GorillaEncoder copy() {
     GorillaEncoder c = new GorillaEncoder(out.copy());

@@ -57,14 +57,4 @@ final class Keys {
         | ((b[at + 2] & 0xff) << 8)
         | (b[at + 3] & 0xff);
   }
-
-  static byte[] doubleBytes(double value) {
-    byte[] b = new byte[8];
-    put(b, 0, Double.doubleToRawLongBits(value));
-    return b;
-  }
-
-  static double doubleOf(byte[] b) {
-    return Double.longBitsToDouble(get(b, 0));
-  }
 }

@@ -721,15 +721,6 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  /** Bytes of table files, as RocksDB reports them (the write-ahead log not included). */
-  public long diskBytes() {
-    try {
-      return db.getLongProperty("rocksdb.total-sst-files-size");
-    } catch (RocksDBException e) {
-      return -1;
-    }
-  }
-
   private static byte[] encodeHead(GorillaEncoder head) {
     return head.state();
   }
