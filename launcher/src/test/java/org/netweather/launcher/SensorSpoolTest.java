@@ -7,13 +7,16 @@ import io.grpc.Server;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SeriesPoints;
 import org.netweather.memoryhost.MeasurementStore;
 import org.netweather.memoryhost.MemoryHostService;
 import org.netweather.memoryhost.StoreOptions;
@@ -118,9 +121,17 @@ class SensorSpoolTest {
     ns.register(
         Registration.newBuilder().setName("memory@m3").setKind("memory").setAddress("m3:1").build(),
         3600);
-    // Room for one series only: whichever the sensor delivers first is stored, appends that
-    // would create the other are refused and their measurements wait in the spool.
+    // Room for one series only, and it is taken: every append that would create one of the
+    // sensor's series is refused as a whole, and its measurements wait in the spool.
     startMemory(StoreOptions.defaults(dir.resolve("mem")).withLimits(1, 1000, 20_000));
+    store
+        .append(
+            List.of(
+                SeriesPoints.newBuilder()
+                    .setSeries("memory.free:other")
+                    .addPoints(Measurement.newBuilder().setTimestampMs(1_000).setValue(1))
+                    .build()))
+        .get();
     SensorProperties p =
         SensorProperties.defaults()
             .with(SensorProperties.HOST, "alpha")
@@ -134,9 +145,9 @@ class SensorSpoolTest {
             p, InProcessServerBuilder.forName("sensor3"), InProcessChannels::forAddress);
     Thread.sleep(4_000);
     assertEquals(1, store.seriesCount(), "the limit holds");
+    assertEquals(0, sensor.delivered(), "nothing acknowledged while refused");
+    assertEquals(0, stored("memory.free:alpha") + stored("cpu.availability:alpha"));
     assertTrue(sensor.spooled() >= 3, "spooled " + sensor.spooled());
-    assertEquals(
-        sensor.delivered(), stored("memory.free:alpha") + stored("cpu.availability:alpha"));
 
     stopMemory();
     startMemory();
