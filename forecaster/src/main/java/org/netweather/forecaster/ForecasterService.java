@@ -29,10 +29,12 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
 
   private final SeriesForecasts forecasts;
   private final BatteryLayout layout;
+  private final WatchIndex watchers = new WatchIndex();
 
   public ForecasterService(SeriesForecasts forecasts, BatteryLayout layout) {
     this.forecasts = forecasts;
     this.layout = layout;
+    forecasts.addListener(watchers);
   }
 
   @Override
@@ -107,21 +109,9 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     }
     ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
     CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion());
-    SeriesForecasts.Listener listener =
-        new SeriesForecasts.Listener() {
-          @Override
-          public void updated(SeriesForecasts.Series[] changed, int n) {
-            stream.offer(changed, n, patterns);
-          }
-
-          @Override
-          public void deleted(SeriesForecasts.Series series) {
-            stream.forget(series);
-          }
-        };
-    call.setOnCancelHandler(() -> forecasts.removeListener(listener));
+    call.setOnCancelHandler(() -> watchers.cancel(stream));
     call.setOnReadyHandler(stream::drain);
-    forecasts.addListener(listener);
+    watchers.subscribe(patterns, stream);
     for (SeriesPattern p : patterns) {
       for (SeriesForecasts.Snapshot s : forecasts.matching(p)) {
         stream.offerInitial(Forecasts.toProto(s, req.getCriterion()));
@@ -169,7 +159,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
    * whole ingest batch are queued together and sent in one go, which lets the transport write them
    * out together.
    */
-  private static final class CoalescingStream {
+  private static final class CoalescingStream implements WatchIndex.Watcher {
     private final ServerCallStreamObserver<ForecastUpdate> call;
     private final SeriesForecasts forecasts;
     private final Criterion criterion;
@@ -189,32 +179,19 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       initial.add(f);
     }
 
-    void offer(SeriesForecasts.Series[] changed, int n, List<SeriesPattern> patterns) {
-      boolean any = false;
-      synchronized (this) {
-        for (int i = 0; i < n; i++) {
-          if (matches(changed[i].name(), patterns)) {
-            pending.add(changed[i]);
-            any = true;
-          }
-        }
-      }
-      if (any) {
-        drain();
-      }
+    @Override
+    public synchronized void add(SeriesForecasts.Series series) {
+      pending.add(series);
     }
 
-    synchronized void forget(SeriesForecasts.Series series) {
+    @Override
+    public void flush() {
+      drain();
+    }
+
+    @Override
+    public synchronized void forget(SeriesForecasts.Series series) {
       pending.remove(series);
-    }
-
-    private static boolean matches(String series, List<SeriesPattern> patterns) {
-      for (SeriesPattern p : patterns) {
-        if (p.matches(series)) {
-          return true;
-        }
-      }
-      return false;
     }
 
     synchronized void drain() {

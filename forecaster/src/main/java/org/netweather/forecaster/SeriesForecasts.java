@@ -59,6 +59,7 @@ public final class SeriesForecasts {
     private long lastTs = Long.MIN_VALUE;
     private double lastValue = Double.NaN;
     private boolean deleted;
+    private volatile WatchIndex.Match watchMatch;
 
     private Series(String name, Battery battery) {
       this.name = name;
@@ -67,6 +68,14 @@ public final class SeriesForecasts {
 
     public String name() {
       return name;
+    }
+
+    WatchIndex.Match watchMatch() {
+      return watchMatch;
+    }
+
+    void watchMatch(WatchIndex.Match m) {
+      watchMatch = m;
     }
   }
 

@@ -8,11 +8,14 @@ import java.util.regex.Pattern;
  */
 public final class SeriesPattern {
   private final String text;
-  private final Pattern regex; // null for an exact name
+  // The literal runs between the *s, for a pattern with at least one; null for an exact name.
+  // Matched by hand, not by regular expression: a forecaster checks every update against every
+  // watcher's patterns, and a proxy watches two patterns per host of its cluster.
+  private final String[] literals;
 
-  private SeriesPattern(String text, Pattern regex) {
+  private SeriesPattern(String text, String[] literals) {
     this.text = text;
-    this.regex = regex;
+    this.literals = literals;
   }
 
   /**
@@ -37,7 +40,7 @@ public final class SeriesPattern {
     if (text.indexOf('*') < 0) {
       return new SeriesPattern(text, null);
     }
-    return new SeriesPattern(text, Pattern.compile(globToRegex(text)));
+    return new SeriesPattern(text, text.split("\\*", -1));
   }
 
   /** A glob as a regular expression: {@code *} is any run, everything else literal. */
@@ -60,11 +63,31 @@ public final class SeriesPattern {
   }
 
   public boolean isExact() {
-    return regex == null;
+    return literals == null;
   }
 
   public boolean matches(String series) {
-    return regex == null ? text.equals(series) : regex.matcher(series).matches();
+    if (literals == null) {
+      return text.equals(series);
+    }
+    String first = literals[0];
+    String last = literals[literals.length - 1];
+    if (series.length() < first.length() + last.length()
+        || !series.startsWith(first)
+        || !series.endsWith(last)) {
+      return false;
+    }
+    // Leftmost placement of each middle run is enough: * absorbs whatever lies between.
+    int at = first.length();
+    int end = series.length() - last.length();
+    for (int i = 1; i < literals.length - 1; i++) {
+      int found = series.indexOf(literals[i], at);
+      if (found < 0 || found + literals[i].length() > end) {
+        return false;
+      }
+      at = found + literals[i].length();
+    }
+    return true;
   }
 
   @Override

@@ -3,23 +3,27 @@ package org.netweather.benchmarks.site;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.netweather.api.v1.Clique;
-import org.netweather.api.v1.ListCliquesRequest;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SearchRequest;
+import org.netweather.api.v1.WatchCliquesRequest;
+import org.netweather.api.v1.WatchCliquesResponse;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.runtime.NamedThreadFactory;
 import org.netweather.runtime.Registrar;
@@ -30,11 +34,10 @@ import org.netweather.sensor.spool.SpoolOptions;
 /**
  * The sensors of every simulated host, in this one process. Each host registers as a sensor does
  * (kind {@code sensor}, attributes {@code host}, {@code probe}, {@code cluster}) and keeps its
- * lease with the runtime's own {@link Registrar}; polls its cliques as the sensor's CliqueWatcher
- * does (ListCliques for its host, then Search {@code (kind=sensor)} to refresh peers); and spools
- * what {@link MeasurementGenerator} produces, delivered by the sensor's own {@link Delivery}
- * (batches of up to 1 000, a nudge after each spooled reading, a pass every second, the same
- * back-off).
+ * lease with the runtime's own {@link Registrar}; watches its cliques as the sensor's CliqueWatcher
+ * does (a WatchCliques stream, and on each change one Search for the members' registrations); and
+ * spools what {@link MeasurementGenerator} produces, delivered by the sensor's own {@link Delivery}
+ * (batches of up to 1 000, a pass every {@code --delivery-ms}, the same back-off).
  *
  * <p>Hosts share spools, Deliveries and channels when there are more hosts than {@code --spools}
  * and {@code --connections}: a spool holds two descriptors, and a JVM here may hold 20 000, so 10
@@ -160,16 +163,16 @@ final class SimulatedSite implements AutoCloseable {
     registered.await();
     for (int h = 0; h < plan.hostCount(); h++) {
       int host = h;
-      NameserverGrpc.NameserverBlockingStub stub =
-          NameserverGrpc.newBlockingStub(channels.get(h % channels.size()));
-      scheduler.scheduleWithFixedDelay(
-          () -> poll(host, stub),
-          (long) (random.nextDouble() * options.cliquePollMs()),
-          options.cliquePollMs(),
-          TimeUnit.MILLISECONDS);
+      // Spread the opening of 10 000 streams as sensors starting over a few seconds would.
+      scheduler.schedule(
+          () -> watch(host), (long) (random.nextDouble() * 5_000), TimeUnit.MILLISECONDS);
     }
+    // A spool stands for hosts/spools sensors: delivering that much more often gives the
+    // memory-host the call rate (and batch size) of a site whose every sensor has its own.
+    long period =
+        Math.max(10, options.deliveryMs() * options.spools() / Math.max(1, plan.hostCount()));
     for (Delivery d : deliveries) {
-      d.start(1_000);
+      d.start(period);
     }
   }
 
@@ -178,28 +181,77 @@ final class SimulatedSite implements AutoCloseable {
     return firstPolls.await(timeoutMs, TimeUnit.MILLISECONDS);
   }
 
-  private void poll(int h, NameserverGrpc.NameserverBlockingStub stub) {
+  /**
+   * Opens host {@code h}'s WatchCliques stream, as the sensor's CliqueWatcher does, and re-opens it
+   * after a jittered second when it ends (a nameserver restart, a failed call).
+   */
+  private void watch(int h) {
+    if (scheduler.isShutdown()) {
+      return;
+    }
+    String self = plan.host(h);
+    NameserverGrpc.newStub(channels.get(h % channels.size()))
+        .watchCliques(
+            WatchCliquesRequest.newBuilder().setHost(self).build(),
+            new StreamObserver<WatchCliquesResponse>() {
+              @Override
+              public void onNext(WatchCliquesResponse r) {
+                cliquesChanged(h, r.getCliquesList());
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                resume();
+              }
+
+              @Override
+              public void onCompleted() {
+                resume();
+              }
+
+              private void resume() {
+                if (!scheduler.isShutdown()) {
+                  scheduler.schedule(
+                      () -> watch(h),
+                      500 + ThreadLocalRandom.current().nextLong(1_000),
+                      TimeUnit.MILLISECONDS);
+                }
+              }
+            });
+  }
+
+  /**
+   * What the sensor does when its cliques change: look up the members' registrations (one scoped
+   * Search) and probe them in token order.
+   */
+  private void cliquesChanged(int h, List<Clique> cliques) {
     String self = plan.host(h);
     List<String> found = new ArrayList<>();
-    try {
-      for (Clique c :
-          stub.withDeadlineAfter(3, TimeUnit.SECONDS)
-              .listCliques(ListCliquesRequest.newBuilder().setHost(self).build())
-              .getCliquesList()) {
-        int at = c.getMembersList().indexOf(self);
-        int n = c.getMembersCount();
-        for (int k = 1; k < n; k++) {
-          found.add(c.getMembers((at + k) % n));
-        }
+    StringBuilder filter = new StringBuilder("(&(kind=sensor)(|");
+    for (Clique c : cliques) {
+      int at = c.getMembersList().indexOf(self);
+      int n = c.getMembersCount();
+      for (int k = 1; k < n; k++) {
+        String peer = c.getMembers((at + k) % n);
+        found.add(peer);
+        filter.append("(host=").append(peer).append(')');
       }
-      if (options.peerSearch()) {
-        stub.withDeadlineAfter(3, TimeUnit.SECONDS)
-            .search(SearchRequest.newBuilder().setFilter("(kind=sensor)").build());
-      }
-    } catch (StatusRuntimeException e) {
-      return; // keep the cliques we know while the nameserver is away, as the sensor does
     }
-    if (peers.getAndSet(h, found.toArray(new String[0])) == null) {
+    String[] now = found.toArray(new String[0]);
+    String[] before = peers.getAndSet(h, now);
+    if (options.peerSearch() && !found.isEmpty() && !Arrays.equals(before, now)) {
+      scheduler.execute(
+          () -> {
+            try {
+              NameserverGrpc.newBlockingStub(channels.get(h % channels.size()))
+                  .withDeadlineAfter(3, TimeUnit.SECONDS)
+                  .search(SearchRequest.newBuilder().setFilter(filter + "))").build());
+            } catch (StatusRuntimeException e) {
+              // the sensor keeps the peers it knew
+            }
+          });
+    }
+    if (before == null) {
       firstPolls.countDown();
     }
   }

@@ -20,7 +20,7 @@ record SiteOptions(
     int threads,
     int follow,
     int verifySample,
-    long cliquePollMs,
+    long deliveryMs,
     boolean peerSearch,
     int ttlSeconds,
     int cliqueSize,
@@ -44,12 +44,12 @@ record SiteOptions(
         --threads N               threads running heartbeats, clique polls and deliveries (32)
         --follow N                series whose forecasts are followed for the delay (60)
         --verify-sample N         series read back fully at the end (200)
-        --clique-poll-ms MS       clique poll period, as the sensor's cliquePollMs (5000)
-        --peer-search true|false  refresh peers by Search (kind=sensor) on each poll, as the sensor does (true)
-        --ttl S                   sensor lease TTL, as the sensor's ttlSeconds (10)
+        --delivery-ms MS          each sensor's delivery period, as the sensor's deliveryIntervalMs (5000)
+        --peer-search true|false  look up clique members by Search on each clique change, as the sensor does (true)
+        --ttl S                   sensor lease TTL, as the sensor's ttlSeconds (180)
         --clique-size N           hosts per clique (16)
         --cluster-hosts N         hosts per cluster attribute; the proxy serves the first (64)
-        --consolidation S         memory-host consolidationIntervalSeconds (60)
+        --consolidation S         memory-host consolidationIntervalSeconds (7200)
         --dir DIR                 daemons' data and logs (a new temporary directory)
         --spool-dir DIR           spools (a new directory under /dev/shm when it exists)
         --keep true|false         keep DIR and the spools afterwards (false)
@@ -91,12 +91,12 @@ record SiteOptions(
             positive(m, "threads", 32),
             positive(m, "follow", 60),
             positive(m, "verify-sample", 200),
-            positive(m, "clique-poll-ms", 5000),
+            positive(m, "delivery-ms", 5000),
             Boolean.parseBoolean(m.getOrDefault("peer-search", "true")),
-            positive(m, "ttl", 10),
+            positive(m, "ttl", 180),
             positive(m, "clique-size", 16),
             positive(m, "cluster-hosts", 64),
-            positive(m, "consolidation", 60),
+            positive(m, "consolidation", 7200),
             dir,
             spoolDir,
             Boolean.parseBoolean(m.getOrDefault("keep", "false")),
@@ -113,7 +113,7 @@ record SiteOptions(
           "threads",
           "follow",
           "verify-sample",
-          "clique-poll-ms",
+          "delivery-ms",
           "peer-search",
           "ttl",
           "clique-size",

@@ -127,13 +127,13 @@ final class SiteReport {
     out.printf(
         Locale.ROOT,
         "== site of %d hosts: %d series, %.0f measurements/s at real rate "
-            + "(spools %d, connections %d, clique poll %d ms, peer search %s) ==%n",
+            + "(spools %d, connections %d, delivery every %d ms per sensor, peer search %s) ==%n",
         plan.hostCount(),
         series,
         plan.measurementsPerSecond(),
         o.spools(),
         o.connections(),
-        o.cliquePollMs(),
+        o.deliveryMs(),
         o.peerSearch());
     out.printf(
         Locale.ROOT,

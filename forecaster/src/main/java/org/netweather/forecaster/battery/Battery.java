@@ -121,7 +121,7 @@ public final class Battery {
   }
 
   public String memberName(int i) {
-    return members[i].name();
+    return layout.members().get(i); // shared by every series, unlike a name held per predictor
   }
 
   /** Member {@code i}'s forecast of the next measurement. */
@@ -210,6 +210,6 @@ public final class Battery {
     long scored = count - 1; // every forecast is scored from the second measurement on
     double mse = scored == 0 ? Double.NaN : squared / scored;
     double mae = scored == 0 ? Double.NaN : absolute / scored;
-    return ForecastResult.of(value, mse, mae, members[member].name(), count, criterion);
+    return ForecastResult.of(value, mse, mae, memberName(member), count, criterion);
   }
 }

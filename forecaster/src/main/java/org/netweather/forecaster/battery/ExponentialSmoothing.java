@@ -10,7 +10,6 @@ import java.util.Locale;
  */
 final class ExponentialSmoothing implements Predictor {
   private final double gain;
-  private final String name;
   private double forecast = Double.NaN;
 
   ExponentialSmoothing(double gain) {
@@ -18,7 +17,6 @@ final class ExponentialSmoothing implements Predictor {
       throw new IllegalArgumentException("gain must be in (0, 1]: " + gain);
     }
     this.gain = gain;
-    this.name = String.format(Locale.ROOT, "exp-smooth-%.2f", gain);
   }
 
   @Override
@@ -39,7 +37,7 @@ final class ExponentialSmoothing implements Predictor {
 
   @Override
   public String name() {
-    return name;
+    return String.format(Locale.ROOT, "exp-smooth-%.2f", gain);
   }
 
   @Override

@@ -13,7 +13,6 @@ import java.util.Locale;
 final class HoltTrend implements Predictor {
   private final double levelGain;
   private final double trendGain;
-  private final String name;
   private double level = Double.NaN;
   private double trend;
 
@@ -24,7 +23,6 @@ final class HoltTrend implements Predictor {
     }
     this.levelGain = levelGain;
     this.trendGain = trendGain;
-    this.name = String.format(Locale.ROOT, "holt-%.2f-%.2f", levelGain, trendGain);
   }
 
   @Override
@@ -51,7 +49,7 @@ final class HoltTrend implements Predictor {
 
   @Override
   public String name() {
-    return name;
+    return String.format(Locale.ROOT, "holt-%.2f-%.2f", levelGain, trendGain);
   }
 
   @Override

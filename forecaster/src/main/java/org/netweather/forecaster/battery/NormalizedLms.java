@@ -22,7 +22,6 @@ final class NormalizedLms implements Predictor {
   // newest), so the regressor is one contiguous run without copying it every measurement.
   private final double[] changes;
   private int head;
-  private final String name;
   private double last = Double.NaN;
   private double forecastChange;
   private double power; // slowly averaged squared change
@@ -38,7 +37,6 @@ final class NormalizedLms implements Predictor {
     this.rate = rate;
     this.weights = new double[order];
     this.changes = new double[2 * order];
-    this.name = String.format(Locale.ROOT, "nlms-%d-%.2f", order, rate);
   }
 
   @Override
@@ -100,7 +98,7 @@ final class NormalizedLms implements Predictor {
 
   @Override
   public String name() {
-    return name;
+    return String.format(Locale.ROOT, "nlms-%d-%.2f", weights.length, rate);
   }
 
   @Override

@@ -7,8 +7,10 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -178,7 +180,12 @@ final class CliqueWatcher implements AutoCloseable {
       return;
     }
     // Peer addresses matter only for the cliques we are in: look again when they change.
-    peers.refresh();
+    Set<String> members = new HashSet<>();
+    for (Clique c : cliques) {
+      members.addAll(c.getMembersList());
+    }
+    members.remove(self);
+    peers.refresh(members);
     for (String name : joined.keySet().toArray(new String[0])) {
       if (!now.containsKey(name)) {
         log.info("leaving clique {}", name);

@@ -54,7 +54,10 @@ public final class Delivery implements AutoCloseable {
     this.scheduler = scheduler;
   }
 
-  /** Delivers every {@code periodMs} from now on, besides the nudges. */
+  /**
+   * Delivers what is spooled every {@code periodMs} from now on. Measurements wait up to that long:
+   * fewer, larger calls are what keeps a memory-host's cost per measurement low.
+   */
   public synchronized Delivery start(long periodMs) {
     task =
         scheduler.scheduleWithFixedDelay(
@@ -62,8 +65,18 @@ public final class Delivery implements AutoCloseable {
     return this;
   }
 
-  /** Asks for a delivery soon, e.g. after new measurements were spooled. */
+  /**
+   * Tells it new measurements were spooled: a full batch goes at once, anything less at the next
+   * period.
+   */
   public void nudge() {
+    if (spool.pending() >= BATCH) {
+      scheduler.execute(this::deliverSafely);
+    }
+  }
+
+  /** Asks for a delivery now, whatever is spooled. */
+  public void flush() {
     scheduler.execute(this::deliverSafely);
   }
 

@@ -56,6 +56,16 @@ public final class SensorProperties {
               "Cliques are pushed by the nameserver's WatchCliques stream; only when it cannot stream"
                   + " are they polled, this often, in milliseconds.")
           .atLeast(1);
+  // Each delivery is one call per memory-host; at a few seconds a 10 000-host site makes a few
+  // thousand calls a second instead of one per measurement.
+  public static final Setting<Long> DELIVERY_INTERVAL_MS =
+      Setting.longInteger(
+              "deliveryIntervalMs",
+              5_000,
+              "Measurements are delivered to memory-hosts in batches this often, in milliseconds"
+                  + " (sooner when a full batch of 1000 is waiting); lower means fresher forecasts,"
+                  + " higher means fewer calls.")
+          .between(10, 60_000);
   public static final Setting<Long> SPOOL_BYTES =
       Setting.longInteger(
               "spoolBytes",
@@ -84,6 +94,7 @@ public final class SensorProperties {
           CPU_PERIOD_SECONDS,
           MEMORY_PERIOD_SECONDS,
           CLIQUE_POLL_MS,
+          DELIVERY_INTERVAL_MS,
           SPOOL_BYTES,
           PROBE_FROM_ANYONE);
 
@@ -100,6 +111,7 @@ public final class SensorProperties {
   public final int cpuPeriodSeconds;
   public final int memoryPeriodSeconds;
   public final long cliquePollMs;
+  public final long deliveryIntervalMs;
   public final long spoolBytes;
   public final boolean probeFromAnyone;
   private final ConfigValues values;
@@ -123,6 +135,7 @@ public final class SensorProperties {
     cpuPeriodSeconds = values.get(CPU_PERIOD_SECONDS);
     memoryPeriodSeconds = values.get(MEMORY_PERIOD_SECONDS);
     cliquePollMs = values.get(CLIQUE_POLL_MS);
+    deliveryIntervalMs = values.get(DELIVERY_INTERVAL_MS);
     spoolBytes = values.get(SPOOL_BYTES);
     probeFromAnyone = values.get(PROBE_FROM_ANYONE);
   }

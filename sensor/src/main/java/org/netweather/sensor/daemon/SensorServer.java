@@ -135,7 +135,7 @@ public final class SensorServer implements AutoCloseable {
             reg.putAttributes("cluster", props.cluster);
           }
           daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
-          delivery.start(1_000);
+          delivery.start(props.deliveryIntervalMs);
           activities.start(
               Activity.newBuilder()
                   .setName("cpu")
