@@ -38,9 +38,13 @@ final class SitePhases {
     this.report = report;
   }
 
-  /** The backlog that counts as cleared: one second of output at {@code rate}, or 50. */
+  /**
+   * The backlog that counts as cleared: what the sensors produce at {@code rate} in one delivery
+   * period (which they hold back by design) and one second more, or 50.
+   */
   private long clearedBelow(double rate) {
-    return Math.max(50, (long) (plan.measurementsPerSecond() * rate));
+    double seconds = options.deliveryMs() / 1000.0 + 1;
+    return Math.max(50, (long) (plan.measurementsPerSecond() * rate * seconds));
   }
 
   void fill(SimClock clock) throws InterruptedException {
