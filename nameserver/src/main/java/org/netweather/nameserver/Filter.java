@@ -1,9 +1,12 @@
 package org.netweather.nameserver;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 import org.netweather.model.SeriesPattern;
 
@@ -27,6 +30,16 @@ public abstract class Filter {
 
   /** Whether a registration with these attributes matches. */
   public abstract boolean matches(Map<String, String> attributes);
+
+  /**
+   * The names of registrations that can match, from an index of exact attribute values, or null
+   * when the filter needs every registration looked at. Every name that matches is in the set; some
+   * in it may not match, so {@link #matches} still decides. A sensor looking up its clique members,
+   * {@code (&(kind=sensor)(|(host=a)(host=b)...))}, touches those members only.
+   *
+   * @param exact the names registered with {@code attr} equal to {@code value} (never null)
+   */
+  abstract Set<String> candidates(BiFunction<String, String, Set<String>> exact);
 
   /** A filter that matches everything. */
   public static Filter all() {
@@ -220,6 +233,11 @@ public abstract class Filter {
       }
     }
 
+    @Override
+    Set<String> candidates(BiFunction<String, String, Set<String>> exact) {
+      return op == Op.EQ && glob == null ? exact.apply(attr, literal) : null;
+    }
+
     private static int compare(String a, String b) {
       try {
         return Double.compare(Double.parseDouble(a), Double.parseDouble(b));
@@ -245,6 +263,18 @@ public abstract class Filter {
       }
       return true;
     }
+
+    @Override
+    Set<String> candidates(BiFunction<String, String, Set<String>> exact) {
+      Set<String> smallest = null; // any one part's candidates bound the whole
+      for (Filter f : parts) {
+        Set<String> c = f.candidates(exact);
+        if (c != null && (smallest == null || c.size() < smallest.size())) {
+          smallest = c;
+        }
+      }
+      return smallest;
+    }
   }
 
   private static final class Or extends Filter {
@@ -263,6 +293,19 @@ public abstract class Filter {
       }
       return false;
     }
+
+    @Override
+    Set<String> candidates(BiFunction<String, String, Set<String>> exact) {
+      Set<String> union = new HashSet<>();
+      for (Filter f : parts) {
+        Set<String> c = f.candidates(exact);
+        if (c == null) {
+          return null;
+        }
+        union.addAll(c);
+      }
+      return union;
+    }
   }
 
   private static final class Not extends Filter {
@@ -275,6 +318,11 @@ public abstract class Filter {
     @Override
     public boolean matches(Map<String, String> attributes) {
       return !inner.matches(attributes);
+    }
+
+    @Override
+    Set<String> candidates(BiFunction<String, String, Set<String>> exact) {
+      return null;
     }
   }
 }

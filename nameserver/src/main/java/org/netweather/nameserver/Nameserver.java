@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -75,6 +76,8 @@ public final class Nameserver implements AutoCloseable {
   /** By name, sorted for paged search. */
   private final TreeMap<String, Lease> byName = new TreeMap<>();
 
+  private final AttributeIndex index = new AttributeIndex();
+
   private final Map<String, Lease> byLease = new HashMap<>();
   private final TreeMap<String, Assigned> assignments = new TreeMap<>();
   private final Map<String, Integer> seriesCount = new HashMap<>();
@@ -91,11 +94,15 @@ public final class Nameserver implements AutoCloseable {
 
     long expiresMs;
 
+    /** What filters see; computed once, as the registration's fields never change. */
+    final Map<String, String> searchable;
+
     Lease(String leaseId, long ttlMs, Registration registration) {
       this.leaseId = leaseId;
       this.ttlMs = ttlMs;
       this.registration = registration;
       this.expiresMs = registration.getExpiresMs();
+      this.searchable = Map.copyOf(RegistrationRules.searchable(registration));
     }
 
     String name() {
@@ -155,6 +162,7 @@ public final class Nameserver implements AutoCloseable {
       Lease l = new Lease(r.leaseId(), r.ttlMs(), r.registration());
       byName.put(l.name(), l);
       byLease.put(l.leaseId, l);
+      index.add(l.name(), l.searchable);
     } else if (e instanceof Renewed r) {
       Lease l = byLease.get(r.leaseId());
       if (l != null) {
@@ -190,6 +198,7 @@ public final class Nameserver implements AutoCloseable {
     Lease old = byName.remove(name);
     if (old != null) {
       byLease.remove(old.leaseId);
+      index.remove(name, old.searchable);
     }
     return old != null;
   }
@@ -315,11 +324,22 @@ public final class Nameserver implements AutoCloseable {
   /** One page of {@link #search(Filter)}, after {@code pageToken} (empty: the first page). */
   public synchronized Page<Registration> search(Filter filter, String pageToken, int pageSize) {
     long now = clock.millis();
+    NavigableMap<String, Lease> scope = byName;
+    Set<String> candidates = filter.candidates(index::names);
+    if (candidates != null) {
+      scope = new TreeMap<>();
+      for (String name : candidates) {
+        Lease l = byName.get(name);
+        if (l != null) {
+          scope.put(name, l);
+        }
+      }
+    }
     return Page.of(
-        byName,
+        scope,
         pageToken,
         pageSize,
-        l -> l.liveAt(now) && filter.matches(RegistrationRules.searchable(l.stale())),
+        l -> l.liveAt(now) && filter.matches(l.searchable),
         Lease::registration);
   }
 

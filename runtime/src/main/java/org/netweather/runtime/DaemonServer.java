@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.netweather.runtime.auth.CallerInterceptor;
 import org.netweather.runtime.metrics.RpcMetrics;
 
 /**
@@ -28,6 +29,8 @@ final class DaemonServer {
     builder.addService(health.getHealthService());
     builder.addService(ProtoReflectionServiceV1.newInstance());
     builder.intercept(RpcMetrics.standard().forDaemon(name));
+    // Added last, so it runs first: every other interceptor and service sees the caller.
+    builder.intercept(new CallerInterceptor());
     this.server = builder.build();
   }
 

@@ -51,6 +51,10 @@ final class SimulatedSite implements AutoCloseable {
   private final SiteOptions options;
   private final SitePlan plan;
   private final ScheduledExecutorService scheduler;
+  // Peer look-ups block on the nameserver; a real sensor makes them on its own threads, so they
+  // must not hold up the deliveries of other simulated hosts.
+  private final java.util.concurrent.ExecutorService lookups =
+      Executors.newFixedThreadPool(4, new NamedThreadFactory("site-lookup"));
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final List<NetWeatherClient> clients = new ArrayList<>();
   private final Spool[] spools;
@@ -240,7 +244,7 @@ final class SimulatedSite implements AutoCloseable {
     String[] now = found.toArray(new String[0]);
     String[] before = peers.getAndSet(h, now);
     if (options.peerSearch() && !found.isEmpty() && !Arrays.equals(before, now)) {
-      scheduler.execute(
+      lookups.execute(
           () -> {
             try {
               NameserverGrpc.newBlockingStub(channels.get(h % channels.size()))
@@ -285,6 +289,7 @@ final class SimulatedSite implements AutoCloseable {
       d.close();
     }
     scheduler.shutdownNow();
+    lookups.shutdownNow();
     scheduler.awaitTermination(10, TimeUnit.SECONDS);
     clients.forEach(NetWeatherClient::close);
     channels.forEach(ManagedChannel::shutdownNow);
