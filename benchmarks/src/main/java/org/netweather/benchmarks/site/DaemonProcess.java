@@ -47,7 +47,10 @@ final class DaemonProcess {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     // The daemons run what is built; they must not each start a build of their own.
     pb.environment().remove("NWS_REBUILD");
-    process = pb.start();
+    Process started = pb.start();
+    process = started;
+    // An interrupted benchmark (Ctrl-C, kill) must not leave daemons behind holding the machine.
+    Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "stop-" + role));
   }
 
   long pid() {
