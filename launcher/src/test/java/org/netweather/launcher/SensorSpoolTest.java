@@ -7,6 +7,7 @@ import io.grpc.Server;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,6 +25,7 @@ import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
+import org.netweather.testing.FakeClock;
 import org.netweather.testing.InProcessChannels;
 
 /**
@@ -156,6 +158,41 @@ class SensorSpoolTest {
     long delivered = sensor.delivered();
     sensor = null;
     assertTrue(delivered >= 4, "delivered " + delivered);
+    assertEquals(delivered, stored("memory.free:alpha") + stored("cpu.availability:alpha"));
+  }
+
+  @Test
+  void spool_whenTheAssignedMemoryHostsLeaseHasLapsed_waits_andDeliversOnceItIsBack()
+      throws Exception {
+    FakeClock clock = FakeClock.atDefaultStart();
+    ns = Nameserver.open(dir.resolve("ns"), clock);
+    nsServer =
+        InProcessServerBuilder.forName("ns3").addService(new NameserverService(ns)).build().start();
+    Registration memory =
+        Registration.newBuilder().setName("memory@m3").setKind("memory").setAddress("m3:1").build();
+    ns.register(memory, 60);
+    clock.advance(Duration.ofSeconds(61)); // the nameserver now answers with no address
+    startMemory();
+    SensorProperties p =
+        SensorProperties.defaults()
+            .with(SensorProperties.HOST, "alpha")
+            .with(SensorProperties.NAMESERVER, "ns3:1")
+            .with(SensorProperties.DATA_DIR, dir.resolve("sensor").toString())
+            .with(SensorProperties.PROBE_PORT, 0)
+            .with(SensorProperties.MEMORY_PERIOD_SECONDS, 1)
+            .with(SensorProperties.CPU_PERIOD_SECONDS, 3600)
+            .with(SensorProperties.DELIVERY_INTERVAL_MS, 200L);
+    sensor =
+        SensorServer.start(
+            p, InProcessServerBuilder.forName("sensor3"), InProcessChannels::forAddress);
+    await(() -> sensor.spooled() >= 2);
+    assertEquals(0, sensor.delivered());
+
+    ns.register(memory, 3600);
+    await(() -> sensor.delivered() >= 2 && sensor.spooled() <= 1);
+    sensor.close();
+    long delivered = sensor.delivered();
+    sensor = null;
     assertEquals(delivered, stored("memory.free:alpha") + stored("cpu.availability:alpha"));
   }
 

@@ -128,14 +128,29 @@ public final class Delivery implements AutoCloseable {
     }
     if (!unknown.isEmpty()) {
       for (SeriesAssignment a : client.assign(unknown)) {
-        addressOf.put(a.getSeries(), a.getAddress());
+        // No address: the assigned memory-host's lease has lapsed (it is restarting). Ask again
+        // next time rather than remember a memory-host that cannot be reached.
+        if (!a.getAddress().isEmpty()) {
+          addressOf.put(a.getSeries(), a.getAddress());
+        }
       }
     }
     Map<String, List<SpoolEntry>> byHost = new LinkedHashMap<>();
+    int waiting = 0;
     for (SpoolEntry e : batch) {
-      byHost.computeIfAbsent(addressOf.get(e.series()), k -> new ArrayList<>()).add(e);
+      String address = addressOf.get(e.series());
+      if (address == null) {
+        waiting++; // stays spooled
+        continue;
+      }
+      byHost.computeIfAbsent(address, k -> new ArrayList<>()).add(e);
     }
-    StatusRuntimeException failure = null;
+    StatusRuntimeException failure =
+        waiting == 0
+            ? null
+            : Status.UNAVAILABLE
+                .withDescription("no live memory-host for " + waiting + " measurements")
+                .asRuntimeException();
     for (Map.Entry<String, List<SpoolEntry>> h : byHost.entrySet()) {
       Map<String, SeriesPoints.Builder> bySeries = new LinkedHashMap<>();
       for (SpoolEntry e : h.getValue()) {
