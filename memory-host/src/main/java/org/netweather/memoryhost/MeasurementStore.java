@@ -530,8 +530,13 @@ public final class MeasurementStore implements AutoCloseable {
    */
   List<SeriesState> page(SeriesPattern pattern, String after, int n) {
     List<SeriesState> out = new ArrayList<>();
-    for (SeriesState s : db.seriesAfter(after)) {
-      if (out.size() == n) {
+    // Names are sorted: a pattern's matches all lie in the run that starts with its literal
+    // prefix, so a listing of one resource or host does not walk all 470 000 series.
+    String prefix = pattern == null ? "" : pattern.literalPrefix();
+    Iterable<SeriesState> from =
+        after.compareTo(prefix) >= 0 ? db.seriesAfter(after) : db.seriesFrom(prefix);
+    for (SeriesState s : from) {
+      if (out.size() == n || !s.name().startsWith(prefix)) {
         break;
       }
       if (pattern == null || pattern.matches(s.name())) {

@@ -279,6 +279,18 @@ class Issue14StoreLimitsTest {
     assertEquals(sortedCopy, seen);
     // Without a size, a page holds at most 1000.
     assertEquals(1000, stub.listSeries(ListSeriesRequest.getDefaultInstance()).getSeriesCount());
+    // A listing starts where its pattern's literal prefix does, and finds what lies past it too.
+    for (String pattern : List.of("tcp.*", "tcp.latency:a->b", "*:a->b", "t*b")) {
+      assertEquals(
+          List.of("tcp.latency:a->b"),
+          stub
+              .listSeries(ListSeriesRequest.newBuilder().setPattern(pattern).build())
+              .getSeriesList()
+              .stream()
+              .map(x -> x.getSeries())
+              .toList(),
+          pattern);
+    }
   }
 
   private static void waitFor(java.util.function.BooleanSupplier c) throws InterruptedException {

@@ -62,6 +62,11 @@ public final class SeriesPattern {
     return sb.toString();
   }
 
+  /** What every matching name starts with: the text before the first {@code *}. */
+  public String literalPrefix() {
+    return literals == null ? text : literals[0];
+  }
+
   public boolean isExact() {
     return literals == null;
   }

@@ -194,6 +194,11 @@ public final class SeriesDb implements AutoCloseable {
     return name.isEmpty() ? sorted.values() : sorted.tailMap(name, false).values();
   }
 
+  /** Series named {@code name} or after it, in name order. */
+  public Collection<SeriesState> seriesFrom(String name) {
+    return sorted.tailMap(name, true).values();
+  }
+
   public Collection<SeriesState> series() {
     return byName.values();
   }
