@@ -49,6 +49,10 @@ public final class Statuses {
     return Status.UNAVAILABLE.withDescription(message).asRuntimeException();
   }
 
+  public static StatusRuntimeException resourceExhausted(String message) {
+    return Status.RESOURCE_EXHAUSTED.withDescription(message).asRuntimeException();
+  }
+
   public static StatusRuntimeException failedPrecondition(String message) {
     return Status.FAILED_PRECONDITION.withDescription(message).asRuntimeException();
   }

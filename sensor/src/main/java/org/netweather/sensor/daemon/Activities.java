@@ -32,6 +32,7 @@ final class Activities implements AutoCloseable {
   private final Recorder recorder;
   private final ScheduledExecutorService runner;
   private final SensorMetrics metrics;
+  private final int minNetworkSeconds;
   private final Map<String, Running> running = new TreeMap<>();
 
   private record Running(Activity activity, ScheduledFuture<?> task) {}
@@ -42,7 +43,9 @@ final class Activities implements AutoCloseable {
       PeerDirectory peers,
       Recorder recorder,
       ScheduledExecutorService runner,
-      SensorMetrics metrics) {
+      SensorMetrics metrics,
+      int minNetworkSeconds) {
+    this.minNetworkSeconds = minNetworkSeconds;
     this.self = self;
     this.skills = skills;
     this.peers = peers;
@@ -72,6 +75,16 @@ final class Activities implements AutoCloseable {
     if (a.getPeriodSeconds() < 1 || a.getPeriodSeconds() > 86_400) {
       throw new IllegalArgumentException(
           "activity.period_seconds " + a.getPeriodSeconds() + " is outside [1, 86400]");
+    }
+    if (skill instanceof PeerSkill && a.getPeriodSeconds() < minNetworkSeconds) {
+      // A bandwidth experiment every second would flood the path it measures.
+      throw new IllegalArgumentException(
+          "activity.period_seconds "
+              + a.getPeriodSeconds()
+              + " is shorter than minNetworkActivitySeconds ("
+              + minNetworkSeconds
+              + ") for the network skill "
+              + a.getSkill());
     }
     if (skill instanceof PeerSkill && a.getPeersCount() == 0) {
       throw new IllegalArgumentException(

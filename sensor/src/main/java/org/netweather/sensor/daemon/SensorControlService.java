@@ -17,7 +17,7 @@ import org.netweather.api.v1.SensorStatus;
 import org.netweather.api.v1.StartActivityRequest;
 import org.netweather.api.v1.StopActivityRequest;
 import org.netweather.api.v1.StopActivityResponse;
-import org.netweather.runtime.Addresses;
+import org.netweather.model.SeriesName;
 import org.netweather.runtime.Statuses;
 import org.netweather.sensor.HostSkill;
 import org.netweather.sensor.PeerSkill;
@@ -35,6 +35,7 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
   private final Spool spool;
   private final Map<String, Skill> skills;
   private final PeerDirectory peers;
+  private final AdHocProbeLimiter adHoc;
   private final Supplier<String> probeAddress;
 
   SensorControlService(
@@ -44,7 +45,9 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
       Spool spool,
       Map<String, Skill> skills,
       PeerDirectory peers,
+      AdHocProbeLimiter adHoc,
       Supplier<String> probeAddress) {
+    this.adHoc = adHoc;
     this.host = host;
     this.activities = activities;
     this.cliques = cliques;
@@ -135,21 +138,31 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
               throw new IllegalArgumentException(
                   "peer is missing; " + req.getSkill() + " measures the path to another host");
             }
+            // Only registered sensors are probed, at the probe address they registered: a
+            // caller cannot aim this host at an arbitrary address and port.
+            String bad = SeriesName.nameProblem("peer (a sensor's host name)", req.getPeer());
+            if (bad != null) {
+              throw new IllegalArgumentException(bad);
+            }
             InetSocketAddress peer =
-                req.getPeer().contains(":")
-                    ? toAddress(Addresses.parse("peer", req.getPeer()))
-                    : peers
-                        .find(req.getPeer())
-                        .orElseThrow(
-                            () ->
-                                Statuses.notFound(
-                                    "no sensor is registered for host '" + req.getPeer() + "'"))
-                        .probe();
+                peers
+                    .find(req.getPeer())
+                    .orElseThrow(
+                        () ->
+                            Statuses.notFound(
+                                "no sensor is registered for host '" + req.getPeer() + "'"))
+                    .probe();
+            String refused = adHoc.tryAcquire();
+            if (refused != null) {
+              throw Statuses.resourceExhausted(refused);
+            }
             try {
               r = ((PeerSkill) skill).measure(peer).toCompletableFuture().get(60, TimeUnit.SECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
               throw Statuses.unavailable(
                   "probe of " + req.getPeer() + " failed: " + e.getCause().getMessage());
+            } finally {
+              adHoc.release();
             }
           }
           return ProbeResponse.newBuilder()
@@ -158,9 +171,5 @@ final class SensorControlService extends SensorControlGrpc.SensorControlImplBase
               .setBytes(r.bytesSpent())
               .build();
         });
-  }
-
-  private static InetSocketAddress toAddress(Addresses.HostPort hp) {
-    return new InetSocketAddress(hp.host(), hp.port());
   }
 }

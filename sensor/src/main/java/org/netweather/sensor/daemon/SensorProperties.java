@@ -66,6 +66,20 @@ public final class SensorProperties {
                   + " (sooner when a full batch of 1000 is waiting); lower means fresher forecasts,"
                   + " higher means fewer calls.")
           .between(10, 60_000);
+  public static final Setting<Integer> AD_HOC_PROBES_PER_MINUTE =
+      Setting.integer(
+              "adHocProbesPerMinute",
+              6,
+              "Network experiments callers may ask for outside cliques (SensorControl.Probe), per"
+                  + " minute and one at a time; 0 refuses them.")
+          .between(0, 600);
+  public static final Setting<Integer> MIN_NETWORK_ACTIVITY_SECONDS =
+      Setting.integer(
+              "minNetworkActivitySeconds",
+              60,
+              "Shortest period a network activity (StartActivity of tcp.bandwidth, tcp.latency,"
+                  + " ...) may have, seconds; host activities may run every second.")
+          .between(1, 86_400);
   public static final Setting<Long> SPOOL_BYTES =
       Setting.longInteger(
               "spoolBytes",
@@ -95,6 +109,8 @@ public final class SensorProperties {
           MEMORY_PERIOD_SECONDS,
           CLIQUE_POLL_MS,
           DELIVERY_INTERVAL_MS,
+          AD_HOC_PROBES_PER_MINUTE,
+          MIN_NETWORK_ACTIVITY_SECONDS,
           SPOOL_BYTES,
           PROBE_FROM_ANYONE);
 
@@ -112,6 +128,8 @@ public final class SensorProperties {
   public final int memoryPeriodSeconds;
   public final long cliquePollMs;
   public final long deliveryIntervalMs;
+  public final int adHocProbesPerMinute;
+  public final int minNetworkActivitySeconds;
   public final long spoolBytes;
   public final boolean probeFromAnyone;
   private final ConfigValues values;
@@ -136,6 +154,8 @@ public final class SensorProperties {
     memoryPeriodSeconds = values.get(MEMORY_PERIOD_SECONDS);
     cliquePollMs = values.get(CLIQUE_POLL_MS);
     deliveryIntervalMs = values.get(DELIVERY_INTERVAL_MS);
+    adHocProbesPerMinute = values.get(AD_HOC_PROBES_PER_MINUTE);
+    minNetworkActivitySeconds = values.get(MIN_NETWORK_ACTIVITY_SECONDS);
     spoolBytes = values.get(SPOOL_BYTES);
     probeFromAnyone = values.get(PROBE_FROM_ANYONE);
   }

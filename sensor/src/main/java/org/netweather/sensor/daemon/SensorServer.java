@@ -115,7 +115,15 @@ public final class SensorServer implements AutoCloseable {
                       System::currentTimeMillis,
                       CliqueOptions.defaults()));
           Activities activities =
-              daemon.own(new Activities(host, skills.all(), peers, recorder, skillRunner, metrics));
+              daemon.own(
+                  new Activities(
+                      host,
+                      skills.all(),
+                      peers,
+                      recorder,
+                      skillRunner,
+                      metrics,
+                      props.minNetworkActivitySeconds));
           probe.start();
           daemon.serve(
               List.of(
@@ -126,6 +134,7 @@ public final class SensorServer implements AutoCloseable {
                       spool,
                       skills.all(),
                       peers,
+                      new AdHocProbeLimiter(props.adHocProbesPerMinute, System::nanoTime),
                       () -> advertise + ":" + probe.port())));
           Registration.Builder reg =
               daemon
