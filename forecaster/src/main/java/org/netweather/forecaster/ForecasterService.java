@@ -132,13 +132,22 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
             throw new IllegalArgumentException(
                 "points has " + req.getPointsCount() + " entries; at most " + MAX_POINTS);
           }
+          // A known resource's values must lie in its physical range, as the memory-host demands.
+          SeriesName name =
+              req.getSeries().isEmpty() || SeriesName.problem(req.getSeries()) != null
+                  ? null
+                  : SeriesName.parse(req.getSeries());
           Battery battery = layout.newBattery();
           Measurement last = null;
           for (int i = 0; i < req.getPointsCount(); i++) {
             Measurement m = req.getPoints(i);
-            if (!Double.isFinite(m.getValue())) {
+            String bad =
+                name != null
+                    ? name.checkValue(m.getValue())
+                    : Double.isFinite(m.getValue()) ? null : "must be finite";
+            if (bad != null) {
               throw new IllegalArgumentException(
-                  "points[" + i + "].value " + m.getValue() + " must be finite");
+                  "points[" + i + "].value " + m.getValue() + " " + bad);
             }
             battery.observe(m.getValue());
             last = m;

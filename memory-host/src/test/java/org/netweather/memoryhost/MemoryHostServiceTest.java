@@ -272,7 +272,8 @@ class MemoryHostServiceTest {
         "must be finite",
         () -> append(points("user.x:a", new long[] {t(1)}, Double.POSITIVE_INFINITY)));
     assertInvalid(
-        "must not be negative", () -> append(points("tcp.bandwidth:a->b", new long[] {t(1)}, -5)));
+        "must be in [0, 10000000] Mbit/s",
+        () -> append(points("tcp.bandwidth:a->b", new long[] {t(1)}, -5)));
     assertInvalid("in the future", () -> append(points("user.x:a", new long[] {now + 120_000}, 1)));
     assertInvalid("timestamp_ms", () -> append(points("user.x:a", new long[] {0}, 1)));
     long[] many = new long[10_001];

@@ -9,16 +9,16 @@ import java.util.Optional;
  * and any finite value.
  */
 public enum Resource {
+  // Ranges are what the physical world allows, generously: a value outside is a broken sensor or a
+  // forged write, and one such value would poison a series' forecasts (docs/measurement.md).
   CPU_AVAILABILITY("cpu.availability", "fraction", Scope.HOST, 0.0, 1.0),
-  MEMORY_FREE("memory.free", "MiB", Scope.HOST, 0.0, Double.MAX_VALUE),
-  TCP_BANDWIDTH("tcp.bandwidth", "Mbit/s", Scope.PAIR, 0.0, Double.MAX_VALUE),
-  TCP_LATENCY("tcp.latency", "ms", Scope.PAIR, 0.0, Double.MAX_VALUE),
-  TCP_CONNECT("tcp.connect", "ms", Scope.PAIR, 0.0, Double.MAX_VALUE),
+  MEMORY_FREE("memory.free", "MiB", Scope.HOST, 0.0, 1e9), // a petabyte
+  TCP_BANDWIDTH("tcp.bandwidth", "Mbit/s", Scope.PAIR, 0.0, 1e7), // 10 Tbit/s
+  TCP_LATENCY("tcp.latency", "ms", Scope.PAIR, 0.0, 600_000.0), // ten minutes
+  TCP_CONNECT("tcp.connect", "ms", Scope.PAIR, 0.0, 600_000.0),
   // Interference rates come from a least-squares slope, so noise can make them slightly negative.
-  INTERFERENCE_SEND(
-      "interference.send", "fraction per MB/s", Scope.PAIR, -Double.MAX_VALUE, Double.MAX_VALUE),
-  INTERFERENCE_RECV(
-      "interference.recv", "fraction per MB/s", Scope.PAIR, -Double.MAX_VALUE, Double.MAX_VALUE);
+  INTERFERENCE_SEND("interference.send", "fraction per MB/s", Scope.PAIR, -1e6, 1e6),
+  INTERFERENCE_RECV("interference.recv", "fraction per MB/s", Scope.PAIR, -1e6, 1e6);
 
   /** Whether a resource is measured at one host or between an ordered pair. */
   public enum Scope {
@@ -83,10 +83,7 @@ public enum Resource {
       return "must be finite";
     }
     if (value < min || value > max) {
-      if (max == Double.MAX_VALUE) {
-        return "must not be negative";
-      }
-      return "must be in [" + fmt(min) + ", " + fmt(max) + "]";
+      return "must be in [" + fmt(min) + ", " + fmt(max) + "]" + (unit.isEmpty() ? "" : " " + unit);
     }
     return null;
   }

@@ -52,8 +52,17 @@ class SeriesNameTest {
   @Test
   void checkValue_knownResources_enforceRanges() {
     assertNull(SeriesName.parse("cpu.availability:a").checkValue(0.5));
-    assertEquals("must be in [0, 1]", SeriesName.parse("cpu.availability:a").checkValue(1.5));
-    assertEquals("must not be negative", SeriesName.parse("tcp.bandwidth:a->b").checkValue(-1));
+    assertEquals(
+        "must be in [0, 1] fraction", SeriesName.parse("cpu.availability:a").checkValue(1.5));
+    assertEquals(
+        "must be in [0, 10000000] Mbit/s", SeriesName.parse("tcp.bandwidth:a->b").checkValue(-1));
+    assertEquals(
+        "must be in [0, 10000000] Mbit/s",
+        SeriesName.parse("tcp.bandwidth:a->b").checkValue(1e308),
+        "an absurd value would poison the series' forecasts");
+    assertEquals(
+        "must be in [0, 600000] ms", SeriesName.parse("tcp.latency:a->b").checkValue(700_000));
+    assertNull(SeriesName.parse("memory.free:a").checkValue(512 * 1024.0));
     assertEquals("must be finite", SeriesName.parse("memory.free:a").checkValue(Double.NaN));
     assertEquals(
         "must be finite", SeriesName.parse("user.x:a").checkValue(Double.POSITIVE_INFINITY));

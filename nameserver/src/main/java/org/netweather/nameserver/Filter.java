@@ -41,6 +41,12 @@ public abstract class Filter {
    */
   abstract Set<String> candidates(BiFunction<String, String, Set<String>> exact);
 
+  /** Longest filter text accepted, in characters. */
+  public static final int MAX_LENGTH = 8192;
+
+  /** Deepest nesting of parentheses accepted (the parser and matcher recurse once per level). */
+  public static final int MAX_DEPTH = 32;
+
   /** A filter that matches everything. */
   public static Filter all() {
     return new And(List.of());
@@ -55,6 +61,10 @@ public abstract class Filter {
     String t = text == null ? "" : text.strip();
     if (t.isEmpty()) {
       return all();
+    }
+    if (t.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "filter is " + t.length() + " characters long; at most " + MAX_LENGTH);
     }
     if (t.charAt(0) != '(') {
       t = "(" + t + ")";
@@ -71,6 +81,7 @@ public abstract class Filter {
   private static final class Parser {
     private final String s;
     private int pos;
+    private int depth;
 
     Parser(String s) {
       this.s = s;
@@ -79,6 +90,9 @@ public abstract class Filter {
     Filter filter() {
       skipSpaces();
       expect('(');
+      if (++depth > MAX_DEPTH) {
+        throw error("filter is nested more than " + MAX_DEPTH + " deep");
+      }
       skipSpaces();
       if (pos >= s.length()) {
         throw error("unexpected end of filter");
@@ -105,6 +119,7 @@ public abstract class Filter {
         f = comparison();
       }
       expect(')');
+      depth--;
       return f;
     }
 

@@ -68,4 +68,21 @@ class FilterTest {
     assertTrue(
         e.getMessage().contains(fragment) && e.getMessage().contains("character"), e.getMessage());
   }
+
+  @Test
+  void parse_refusesDeepNestingAndHugeText_withAMessage_notAStackOverflow() {
+    String deep = "(!".repeat(2000) + "(kind=sensor)" + ")".repeat(2000);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Filter.parse(deep));
+    assertTrue(e.getMessage().contains("nested more than 32"), e.getMessage());
+    // 32 levels are fine, and so are many siblings at one level.
+    String ok = "(!".repeat(16) + "(kind=sensor)" + ")".repeat(16);
+    assertFalse(Filter.parse("(!" + ok + ")").matches(SENSOR));
+    assertTrue(Filter.parse("(|" + "(kind=x)".repeat(500) + "(kind=sensor))").matches(SENSOR));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Filter.parse("(kind=" + "x".repeat(Filter.MAX_LENGTH) + ")"));
+    assertTrue(e.getMessage().contains("at most 8192"), e.getMessage());
+  }
 }
