@@ -28,6 +28,10 @@ public final class ForecasterProperties {
               100,
               "Measurements before members beyond the original NWS battery may be chosen.")
           .atLeast(0);
+  public static final Setting<Integer> MAX_WATCHES =
+      DaemonSettings.maxWatches(1024, "Forecast watch (WatchForecasts)");
+  public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
+      DaemonSettings.maxWatchesPerCaller(64, "Forecast watch (WatchForecasts)");
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
@@ -39,7 +43,9 @@ public final class ForecasterProperties {
           HOST,
           TTL_SECONDS,
           DISCOVERY_MS,
-          BURN_IN);
+          BURN_IN,
+          MAX_WATCHES,
+          MAX_WATCHES_PER_CALLER);
 
   public final int port;
   public final int metricsPort;
@@ -49,6 +55,8 @@ public final class ForecasterProperties {
   public final int ttlSeconds;
   public final long discoveryMs;
   public final int burnIn;
+  public final int maxWatches;
+  public final int maxWatchesPerCaller;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -65,6 +73,8 @@ public final class ForecasterProperties {
     ttlSeconds = values.get(TTL_SECONDS);
     discoveryMs = values.get(DISCOVERY_MS);
     burnIn = values.get(BURN_IN);
+    maxWatches = values.get(MAX_WATCHES);
+    maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
   }
 
   /** Every setting at its default. */

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import org.netweather.api.v1.Registration;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.runtime.Daemon;
+import org.netweather.runtime.WatchLimits;
 
 /**
  * The forecaster daemon: finds memory-hosts through the nameserver, follows their appends into a
@@ -63,7 +64,12 @@ public final class ForecasterServer implements AutoCloseable {
                       scheduler,
                       ForecasterMetrics.forDaemon(daemon.name())));
           daemon.own(ForecasterMetrics.gauges(daemon.name(), forecasts, discovery));
-          daemon.serve(List.of(new ForecasterService(forecasts, layout)));
+          daemon.serve(
+              List.of(
+                  new ForecasterService(
+                      forecasts,
+                      layout,
+                      new WatchLimits("forecaster", props.maxWatches, props.maxWatchesPerCaller))));
           String host = Daemon.host(props.host);
           Registration.Builder reg = daemon.registration("forecaster", host, host);
           if (!props.name.isEmpty()) {

@@ -1,5 +1,6 @@
 package org.netweather.forecaster;
 
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayDeque;
@@ -21,6 +22,8 @@ import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.model.SeriesName;
 import org.netweather.model.SeriesPattern;
 import org.netweather.runtime.Statuses;
+import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.auth.Caller;
 
 /** The {@code netweather.v1.Forecaster} gRPC service over {@link SeriesForecasts}. */
 public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
@@ -30,10 +33,17 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   private final SeriesForecasts forecasts;
   private final BatteryLayout layout;
   private final WatchIndex watchers = new WatchIndex();
+  private final WatchLimits watchLimits;
 
   public ForecasterService(SeriesForecasts forecasts, BatteryLayout layout) {
+    this(forecasts, layout, new WatchLimits("forecaster", 1024, 64));
+  }
+
+  public ForecasterService(
+      SeriesForecasts forecasts, BatteryLayout layout, WatchLimits watchLimits) {
     this.forecasts = forecasts;
     this.layout = layout;
+    this.watchLimits = watchLimits;
     forecasts.addListener(watchers);
   }
 
@@ -107,9 +117,20 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       out.onError(Statuses.toStatus(e));
       return;
     }
+    // Each stream holds a queue of pending series: bounded per caller and in all.
+    String caller = Caller.current().key();
+    String refused = watchLimits.acquire(caller);
+    if (refused != null) {
+      out.onError(Status.RESOURCE_EXHAUSTED.withDescription(refused).asRuntimeException());
+      return;
+    }
     ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
     CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion());
-    call.setOnCancelHandler(() -> watchers.cancel(stream));
+    call.setOnCancelHandler(
+        () -> {
+          watchers.cancel(stream);
+          watchLimits.release(caller);
+        });
     call.setOnReadyHandler(stream::drain);
     watchers.subscribe(patterns, stream);
     for (SeriesPattern p : patterns) {

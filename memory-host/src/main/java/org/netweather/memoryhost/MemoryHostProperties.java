@@ -59,6 +59,10 @@ public final class MemoryHostProperties {
               STORE.consolidationInterval().toSeconds(),
               "Seconds between bringing each series' consolidated archive up to date.")
           .atLeast(1);
+  public static final Setting<Integer> MAX_WATCHES =
+      DaemonSettings.maxWatches(1024, "Measurement watch (Watch)");
+  public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
+      DaemonSettings.maxWatchesPerCaller(64, "Measurement watch (Watch)");
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   public static final Setting<String> NAME = DaemonSettings.name("memory");
   public static final Setting<String> HOST = DaemonSettings.host();
@@ -78,6 +82,8 @@ public final class MemoryHostProperties {
           MAX_NEW_SERIES_PER_CALL,
           MAX_NEW_SERIES_PER_CALLER_PER_MINUTE,
           CONSOLIDATION_INTERVAL_SECONDS,
+          MAX_WATCHES,
+          MAX_WATCHES_PER_CALLER,
           NAMESERVER,
           NAME,
           HOST,
@@ -93,6 +99,8 @@ public final class MemoryHostProperties {
   public final int maxNewSeriesPerCall;
   public final int maxNewSeriesPerCallerPerMinute;
   public final long consolidationIntervalSeconds;
+  public final int maxWatches;
+  public final int maxWatchesPerCaller;
   public final String nameserver;
   public final String name;
   public final String host;
@@ -115,6 +123,8 @@ public final class MemoryHostProperties {
     maxNewSeriesPerCall = values.get(MAX_NEW_SERIES_PER_CALL);
     maxNewSeriesPerCallerPerMinute = values.get(MAX_NEW_SERIES_PER_CALLER_PER_MINUTE);
     consolidationIntervalSeconds = values.get(CONSOLIDATION_INTERVAL_SECONDS);
+    maxWatches = values.get(MAX_WATCHES);
+    maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
     nameserver = values.get(NAMESERVER);
     name = values.get(NAME);
     host = values.get(HOST);

@@ -1,9 +1,7 @@
 package org.netweather.memoryhost;
 
-import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
 import io.grpc.ServerBuilder;
-import io.grpc.ServerInterceptors;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +14,7 @@ import org.netweather.api.v1.Registration;
 import org.netweather.runtime.Addresses;
 import org.netweather.runtime.Daemon;
 import org.netweather.runtime.NamedThreadFactory;
+import org.netweather.runtime.WatchLimits;
 
 /**
  * The memory-host daemon: opens its store, serves it over gRPC, and keeps itself registered with
@@ -72,11 +71,12 @@ public final class MemoryHostServer implements AutoCloseable {
           daemon.own(MemoryMetrics.gauges(daemon.name(), store));
           ScheduledExecutorService beat = daemon.scheduler("memory-registrar", 1);
           ManagedChannel ns = daemon.channel(props.nameserver);
-          MemoryHostService service = new MemoryHostService(store, clock);
-          // The caller's address feeds the per-caller limit on series creation.
-          BindableService withCaller =
-              () -> ServerInterceptors.intercept(service, MemoryHostService.callerInterceptor());
-          daemon.serve(List.of(withCaller));
+          MemoryHostService service =
+              new MemoryHostService(
+                  store,
+                  clock,
+                  new WatchLimits("memory-host", props.maxWatches, props.maxWatchesPerCaller));
+          daemon.serve(List.of(service));
           String host = Daemon.host(props.host);
           Registration.Builder reg =
               daemon

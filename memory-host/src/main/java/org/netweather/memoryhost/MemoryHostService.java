@@ -32,6 +32,8 @@ import org.netweather.model.Resource;
 import org.netweather.model.SeriesName;
 import org.netweather.model.SeriesPattern;
 import org.netweather.runtime.Statuses;
+import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.auth.Caller;
 
 /** The {@code netweather.v1.MemoryHost} gRPC service over a {@link MeasurementStore}. */
 public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
@@ -41,16 +43,18 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   static final int MAX_PAGE = 10_000;
   static final long MIN_RETAINED_POINTS = 1_000;
 
-  /** The remote address of the call being served, set by {@link #callerInterceptor()}. */
-  private static final io.grpc.Context.Key<java.net.SocketAddress> CALLER =
-      io.grpc.Context.key("netweather-caller");
-
   private final MeasurementStore store;
   private final Clock clock;
+  private final WatchLimits watchLimits;
 
   public MemoryHostService(MeasurementStore store, Clock clock) {
+    this(store, clock, new WatchLimits("memory-host", 1024, 64));
+  }
+
+  public MemoryHostService(MeasurementStore store, Clock clock, WatchLimits watchLimits) {
     this.store = store;
     this.clock = clock;
+    this.watchLimits = watchLimits;
   }
 
   @Override
@@ -62,7 +66,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
       return;
     }
     store
-        .append(req.getBatchesList(), caller())
+        .append(req.getBatchesList(), Caller.current().key())
         .whenComplete(
             (r, err) -> {
               if (err == null) {
@@ -207,6 +211,21 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
       out.onError(Statuses.toStatus(e));
       return;
     }
+    // Each stream holds a queue and possibly a store view: bounded per caller and in all.
+    String caller = Caller.current().key();
+    String refused = watchLimits.acquire(caller);
+    if (refused != null) {
+      out.onError(Status.RESOURCE_EXHAUSTED.withDescription(refused).asRuntimeException());
+      return;
+    }
+    java.util.concurrent.atomic.AtomicBoolean released =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable release =
+        () -> {
+          if (released.compareAndSet(false, true)) {
+            watchLimits.release(caller);
+          }
+        };
     ServerCallStreamObserver<WatchResponse> call = (ServerCallStreamObserver<WatchResponse>) out;
     WatchHub.Watcher[] self = new WatchHub.Watcher[1];
     WatchHub.Sink sink =
@@ -225,6 +244,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
 
           @Override
           public void fail(String reason) {
+            release.run();
             synchronized (call) {
               call.onError(Status.RESOURCE_EXHAUSTED.withDescription(reason).asRuntimeException());
             }
@@ -232,6 +252,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
         };
     call.setOnCancelHandler(
         () -> {
+          release.run();
           if (self[0] != null) {
             self[0].cancel();
           }
@@ -297,32 +318,6 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
               .setMaxAgeSeconds(r.maxAgeMs() / 1000)
               .build();
         });
-  }
-
-  /** The calling peer's host, for per-caller limits; "local" in process. */
-  private static String caller() {
-    java.net.SocketAddress a = CALLER.get();
-    if (a instanceof java.net.InetSocketAddress inet) {
-      return inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
-    }
-    return "local";
-  }
-
-  /** Records each call's remote address for {@link #caller()}. */
-  public static io.grpc.ServerInterceptor callerInterceptor() {
-    return new io.grpc.ServerInterceptor() {
-      @Override
-      public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(
-          io.grpc.ServerCall<Q, R> call,
-          io.grpc.Metadata headers,
-          io.grpc.ServerCallHandler<Q, R> next) {
-        io.grpc.Context ctx =
-            io.grpc.Context.current()
-                .withValue(
-                    CALLER, call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
-        return io.grpc.Contexts.interceptCall(ctx, call, headers, next);
-      }
-    };
   }
 
   private static void checkSeries(String series) {

@@ -41,6 +41,7 @@ import org.netweather.api.v1.WatchCliquesRequest;
 import org.netweather.api.v1.WatchCliquesResponse;
 import org.netweather.nameserver.JournalEntry.Registered;
 import org.netweather.runtime.Statuses;
+import org.netweather.runtime.WatchLimits;
 
 /**
  * The {@code netweather.v1.Nameserver} gRPC service over a {@link Nameserver}. Clique watches are
@@ -61,7 +62,7 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
 
   public NameserverService(Nameserver ns, NameserverProperties props) {
     this.ns = ns;
-    this.watchLimits = new WatchLimits(props.maxWatches, props.maxWatchesPerCaller);
+    this.watchLimits = new WatchLimits("nameserver", props.maxWatches, props.maxWatchesPerCaller);
     this.watchQueue = props.watchQueue;
   }
 

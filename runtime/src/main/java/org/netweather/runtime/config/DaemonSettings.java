@@ -77,4 +77,20 @@ public final class DaemonSettings {
       return "must be host:port, got '" + address + "'";
     }
   }
+
+  /** Watch streams a daemon serves at once, in all. */
+  public static Setting<Integer> maxWatches(int defaultValue, String what) {
+    return Setting.integer(
+            "maxWatches", defaultValue, what + " streams open at once, in all; more are refused.")
+        .atLeast(1);
+  }
+
+  /** Watch streams one caller (one address, or one certificate identity) may hold open. */
+  public static Setting<Integer> maxWatchesPerCaller(int defaultValue, String what) {
+    return Setting.integer(
+            "maxWatchesPerCaller",
+            defaultValue,
+            what + " streams one caller (an address, or a certificate's identity) may hold open.")
+        .atLeast(1);
+  }
 }

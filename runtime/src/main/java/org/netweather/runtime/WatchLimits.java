@@ -1,21 +1,27 @@
-package org.netweather.nameserver;
+package org.netweather.runtime;
 
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * How many watches may be open: in all, and per caller (one client connection), so a caller that
- * leaks streams cannot starve the others and the server's memory stays bounded.
+ * How many watch streams a daemon may hold open: in all, and per caller, so a caller that leaks or
+ * floods streams cannot starve the others and the daemon's memory stays bounded. Refusals name the
+ * config key of the limit that was hit.
  *
  * <p>Thread-safe.
  */
-final class WatchLimits {
+public final class WatchLimits {
+  private final String daemon;
   private final int maxTotal;
   private final int maxPerCaller;
   private final Map<String, Integer> perCaller = new HashMap<>();
   private int total;
 
-  WatchLimits(int maxTotal, int maxPerCaller) {
+  /**
+   * @param daemon the daemon's role as messages name it, e.g. {@code memory-host}
+   */
+  public WatchLimits(String daemon, int maxTotal, int maxPerCaller) {
+    this.daemon = daemon;
     if (maxTotal < 1 || maxPerCaller < 1) {
       throw new IllegalArgumentException("watch limits must be at least 1");
     }
@@ -24,16 +30,19 @@ final class WatchLimits {
   }
 
   /** Takes a slot for {@code caller}; null if granted, else which limit refused it. */
-  synchronized String acquire(String caller) {
+  public synchronized String acquire(String caller) {
     if (total >= maxTotal) {
-      return "the nameserver has " + total + " watches open, its limit (maxWatches)";
+      return "the " + daemon + " has " + total + " watches open, its limit (maxWatches)";
     }
     int mine = perCaller.getOrDefault(caller, 0);
     if (mine >= maxPerCaller) {
-      return "this connection has "
+      return "caller "
+          + caller
+          + " has "
           + mine
-          + " watches open, the limit per caller "
-          + "(maxWatchesPerCaller)";
+          + " watches open on the "
+          + daemon
+          + ", the limit per caller (maxWatchesPerCaller)";
     }
     perCaller.put(caller, mine + 1);
     total++;
@@ -41,7 +50,7 @@ final class WatchLimits {
   }
 
   /** Gives back a slot {@link #acquire} granted. */
-  synchronized void release(String caller) {
+  public synchronized void release(String caller) {
     Integer mine = perCaller.get(caller);
     if (mine == null) {
       return;
@@ -54,7 +63,7 @@ final class WatchLimits {
     total--;
   }
 
-  synchronized int open() {
+  public synchronized int open() {
     return total;
   }
 }
