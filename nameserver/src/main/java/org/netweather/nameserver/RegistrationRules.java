@@ -13,6 +13,9 @@ final class RegistrationRules {
   static final int MAX_NAME = 200;
   static final int MAX_ATTRIBUTES = 64;
   static final int MAX_VALUE = 1024;
+  static final int MAX_KEY = 64;
+  // A thousand registrations of this size still fit one listing page under the message limit.
+  static final int MAX_BYTES = 8192;
 
   private RegistrationRules() {}
 
@@ -30,16 +33,22 @@ final class RegistrationRules {
         || Integer.parseInt(address.substring(colon + 1)) > 65535) {
       throw new IllegalArgumentException("registration.address '" + address + "' is not host:port");
     }
+    if (r.getSerializedSize() > MAX_BYTES) {
+      throw new IllegalArgumentException(
+          "registration is " + r.getSerializedSize() + " bytes; at most " + MAX_BYTES);
+    }
     if (r.getAttributesCount() > MAX_ATTRIBUTES) {
       throw new IllegalArgumentException(
           "registration.attributes has more than " + MAX_ATTRIBUTES + " entries");
     }
     for (Map.Entry<String, String> e : r.getAttributesMap().entrySet()) {
-      if (!e.getKey().matches("[A-Za-z0-9._-]+")) {
+      if (e.getKey().length() > MAX_KEY || !e.getKey().matches("[A-Za-z0-9._-]+")) {
         throw new IllegalArgumentException(
             "registration.attributes key '"
                 + e.getKey()
-                + "' must use letters, digits, '.', '_' and '-'");
+                + "' must be at most "
+                + MAX_KEY
+                + " letters, digits, '.', '_' and '-'");
       }
       if (e.getValue().length() > MAX_VALUE) {
         throw new IllegalArgumentException(

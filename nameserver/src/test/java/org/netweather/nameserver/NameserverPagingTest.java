@@ -95,8 +95,9 @@ class NameserverPagingTest {
 
   @Test
   void search_largeRegistrations_pagesStayUnderAMegabyte() {
-    for (int i = 0; i < 60; i++) {
-      ns.register(reg(String.format("big%02d", i), "sensor", 64, 1024), 60);
+    // 7 KiB each, near the most a registration may hold: 400 of them need three pages.
+    for (int i = 0; i < 400; i++) {
+      ns.register(reg(String.format("big%03d", i), "sensor", 7, 1000), 60);
     }
     String token = "";
     int seen = 0;
@@ -107,7 +108,7 @@ class NameserverPagingTest {
       seen += r.getRegistrationsCount();
       token = r.getNextPageToken();
     } while (!token.isEmpty());
-    assertEquals(60, seen);
+    assertEquals(400, seen);
   }
 
   @Test

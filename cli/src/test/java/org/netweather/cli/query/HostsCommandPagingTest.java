@@ -19,8 +19,9 @@ import org.netweather.nameserver.NameserverServer;
 import picocli.CommandLine;
 
 /**
- * {@code nws hosts} and {@code nws search} over 3 000 registrations of 64 x 1 KiB attributes each
- * (about 200 MB, fifty times gRPC's message limit): the listing arrives whole, page by page.
+ * {@code nws hosts} and {@code nws search} over 3 000 registrations of 7 x 1 000-character
+ * attributes each, near the 8 KiB a registration may hold (about 21 MB, five times gRPC's message
+ * limit): the listing arrives whole, page by page.
  */
 class HostsCommandPagingTest {
   @TempDir Path dir;
@@ -63,14 +64,14 @@ class HostsCommandPagingTest {
             .with(NameserverProperties.DATA_DIR, dir.toString());
     try (NameserverServer server = NameserverServer.start(p, NettyServerBuilder.forPort(0))) {
       Nameserver ns = server.nameserver();
-      String value = "v".repeat(1024);
+      String value = "v".repeat(1000);
       for (int i = 0; i < 3_000; i++) {
         Registration.Builder r =
             Registration.newBuilder()
                 .setName(String.format("sensor@h%04d", i))
                 .setKind("sensor")
                 .setAddress("localhost:1");
-        for (int a = 0; a < 64; a++) {
+        for (int a = 0; a < 7; a++) {
           r.putAttributes("attribute" + a, value);
         }
         ns.register(r.build(), 3_600);
