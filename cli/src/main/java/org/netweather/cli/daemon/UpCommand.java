@@ -1,6 +1,8 @@
 package org.netweather.cli.daemon;
 
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -21,7 +23,8 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code nws up}: every NetWeather daemon in one process on loopback, for a laptop or a first look.
- * Daemons start in dependency order and stop in reverse.
+ * It listens on loopback only unless {@code listenAll} is set. Daemons start in dependency order
+ * and stop in reverse.
  */
 @Command(
     name = "up",
@@ -52,30 +55,32 @@ public final class UpCommand extends ConfiguredCommand {
     Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "up-shutdown"));
     try {
       // One endpoint for the whole process: every daemon's metrics carry a daemon label.
-      MetricsPort metrics = MetricsPort.open("--metrics-port", plan.metricsPort());
+      MetricsPort metrics =
+          MetricsPort.open(
+              "--metrics-port",
+              plan.listenAll() ? "" : InetAddress.getLoopbackAddress().getHostAddress(),
+              plan.metricsPort());
       running.push(metrics::close);
 
       NameserverProperties nsp = plan.nameserver();
-      NameserverServer ns = NameserverServer.start(nsp, NettyServerBuilder.forPort(nsp.port));
+      NameserverServer ns = NameserverServer.start(nsp, server(plan, nsp.port));
       running.push(ns);
 
       MemoryHostProperties mp = plan.memoryHost(ns.getPort());
-      MemoryHostServer memory = MemoryHostServer.start(mp, NettyServerBuilder.forPort(mp.port));
+      MemoryHostServer memory = MemoryHostServer.start(mp, server(plan, mp.port));
       running.push(memory);
 
       ForecasterProperties fp = plan.forecaster(ns.getPort());
       ForecasterServer forecaster =
-          ForecasterServer.start(fp, NettyServerBuilder.forPort(fp.port), Channels::plaintext);
+          ForecasterServer.start(fp, server(plan, fp.port), Channels::plaintext);
       running.push(forecaster);
 
       ProxyProperties pp = plan.proxy(ns.getPort());
-      ProxyServer proxy =
-          ProxyServer.start(pp, NettyServerBuilder.forPort(pp.port), Channels::plaintext);
+      ProxyServer proxy = ProxyServer.start(pp, server(plan, pp.port), Channels::plaintext);
       running.push(proxy);
 
       SensorProperties sp = plan.sensor(ns.getPort());
-      SensorServer sensor =
-          SensorServer.start(sp, NettyServerBuilder.forPort(sp.port), Channels::plaintext);
+      SensorServer sensor = SensorServer.start(sp, server(plan, sp.port), Channels::plaintext);
       running.push(sensor);
 
       System.err.println(
@@ -111,6 +116,14 @@ public final class UpCommand extends ConfiguredCommand {
     }
     new CountDownLatch(1).await();
     return 0;
+  }
+
+  /** A server on loopback only, unless the site asked to listen on every interface. */
+  private static NettyServerBuilder server(UpPlan plan, int port) {
+    return plan.listenAll()
+        ? NettyServerBuilder.forPort(port)
+        : NettyServerBuilder.forAddress(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
   }
 
   private synchronized void stopAll() {

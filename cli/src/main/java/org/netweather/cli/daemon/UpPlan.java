@@ -1,5 +1,6 @@
 package org.netweather.cli.daemon;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,6 +101,10 @@ final class UpPlan {
 
   String cluster() {
     return up.get(UpProperties.CLUSTER);
+  }
+
+  boolean listenAll() {
+    return up.get(UpProperties.LISTEN_ALL);
   }
 
   int metricsPort() {
@@ -209,6 +214,10 @@ final class UpPlan {
                     UpProperties.NAMESERVER_PORT),
                 new Wire<>(SensorProperties.DATA_DIR, dir("sensor"), UpProperties.DATA_DIR),
                 new Wire<>(SensorProperties.CLUSTER, cluster(), UpProperties.CLUSTER),
+                new Wire<>(
+                    SensorProperties.BIND,
+                    listenAll() ? "" : InetAddress.getLoopbackAddress().getHostAddress(),
+                    UpProperties.LISTEN_ALL),
                 new Wire<>(
                     SensorProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
   }

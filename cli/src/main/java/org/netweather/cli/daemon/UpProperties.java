@@ -42,6 +42,13 @@ final class UpProperties {
           "local",
           "Cluster name of this machine (its sensor's attribute and its proxy's cluster).");
 
+  static final Setting<Boolean> LISTEN_ALL =
+      Setting.bool(
+          "listenAll",
+          false,
+          "Listen on every interface; by default every daemon (and the sensor's probe listener)"
+              + " listens on loopback only, unreachable from other machines.");
+
   static final ConfigSchema SCHEMA =
       ConfigSchema.of(
           "up",
@@ -54,7 +61,8 @@ final class UpProperties {
           SENSOR_PORT,
           PROBE_PORT,
           METRICS_PORT,
-          CLUSTER);
+          CLUSTER,
+          LISTEN_ALL);
 
   private UpProperties() {}
 
