@@ -3,8 +3,8 @@ package org.netweather.runtime.auth;
 import java.util.Locale;
 
 /**
- * What a caller is to NetWeather. A daemon's role comes from its certificate (see
- * docs/security.md); a caller without one is {@link #ANONYMOUS}.
+ * What a caller is to NetWeather. A daemon's role comes from its certificate (a URI subject
+ * alternative name {@code urn:netweather:role:ROLE}); a caller without one is {@link #ANONYMOUS}.
  */
 public enum Role {
   SENSOR,
