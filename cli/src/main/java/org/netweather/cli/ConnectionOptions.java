@@ -1,13 +1,22 @@
 package org.netweather.cli;
 
+import io.grpc.ChannelCredentials;
+import io.grpc.TlsChannelCredentials;
+import java.io.File;
+import java.io.IOException;
 import java.time.Duration;
 import org.netweather.client.NetWeatherClient;
+import org.netweather.client.NetWeatherClientBuilder;
 import picocli.CommandLine.Option;
 
 /** How a command finds NetWeather: the nameserver address and a deadline for every call. */
 public final class ConnectionOptions {
   /** Environment variable naming the nameserver, {@code host:port}. */
   public static final String ENV = "NWS_NAMESERVER";
+
+  public static final String TLS_CERT = "NWS_TLS_CERT";
+  public static final String TLS_KEY = "NWS_TLS_KEY";
+  public static final String TLS_CA = "NWS_TLS_CA";
 
   @Option(
       names = "--nameserver",
@@ -35,8 +44,40 @@ public final class ConnectionOptions {
     return Duration.ofSeconds(Math.max(1, timeoutSeconds));
   }
 
-  /** A client that owns its channels; closing it closes them all. */
+  /**
+   * A client that owns its channels; closing it closes them all. On a secured site the environment
+   * names this user's certificate, key and the site's CA ({@value #TLS_CERT}, {@value #TLS_KEY},
+   * {@value #TLS_CA}): every call is then mutual TLS.
+   */
   public NetWeatherClient open() {
-    return NetWeatherClient.forAddress(nameserver()).deadline(deadline()).build();
+    NetWeatherClientBuilder b = NetWeatherClient.forAddress(nameserver()).deadline(deadline());
+    String cert = System.getenv(TLS_CERT);
+    if (cert != null && !cert.isEmpty()) {
+      b.credentials(tls(cert, System.getenv(TLS_KEY), System.getenv(TLS_CA)));
+    }
+    return b.build();
+  }
+
+  private static ChannelCredentials tls(String cert, String key, String ca) {
+    if (key == null || key.isEmpty() || ca == null || ca.isEmpty()) {
+      throw new IllegalArgumentException(
+          TLS_CERT + " is set: " + TLS_KEY + " and " + TLS_CA + " must be set too");
+    }
+    try {
+      return TlsChannelCredentials.newBuilder()
+          .keyManager(new File(cert), new File(key))
+          .trustManager(new File(ca))
+          .build();
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot read the TLS files named by "
+              + TLS_CERT
+              + ", "
+              + TLS_KEY
+              + ", "
+              + TLS_CA
+              + ": "
+              + e.getMessage());
+    }
   }
 }

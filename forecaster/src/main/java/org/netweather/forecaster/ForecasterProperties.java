@@ -4,6 +4,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.tls.TlsFiles;
 
 /**
  * The forecaster's configuration: its settings (keys of the YAML file, flags of {@code nws
@@ -33,6 +34,10 @@ public final class ForecasterProperties {
   public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
       DaemonSettings.maxWatchesPerCaller(64, "Forecast watch (WatchForecasts)");
 
+  public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
+  public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
+  public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
+
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
           "forecaster",
@@ -45,7 +50,10 @@ public final class ForecasterProperties {
           DISCOVERY_MS,
           BURN_IN,
           MAX_WATCHES,
-          MAX_WATCHES_PER_CALLER);
+          MAX_WATCHES_PER_CALLER,
+          TLS_CERT,
+          TLS_KEY,
+          TLS_CA);
 
   public final int port;
   public final int metricsPort;
@@ -57,6 +65,9 @@ public final class ForecasterProperties {
   public final int burnIn;
   public final int maxWatches;
   public final int maxWatchesPerCaller;
+  private final String tlsCert;
+  private final String tlsKey;
+  private final String tlsCa;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -75,6 +86,18 @@ public final class ForecasterProperties {
     burnIn = values.get(BURN_IN);
     maxWatches = values.get(MAX_WATCHES);
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
+    tlsCert = values.get(TLS_CERT);
+    tlsKey = values.get(TLS_KEY);
+    tlsCa = values.get(TLS_CA);
+  }
+
+  /**
+   * The TLS files, or null for plaintext.
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public TlsFiles tls() {
+    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH);
   }
 
   /** Every setting at its default. */

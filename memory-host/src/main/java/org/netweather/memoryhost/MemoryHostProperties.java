@@ -6,6 +6,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.tls.TlsFiles;
 
 /**
  * The memory-host's configuration: its settings (keys of the YAML file, flags of {@code nws
@@ -70,6 +71,10 @@ public final class MemoryHostProperties {
   public static final Setting<String> CLUSTER =
       DaemonSettings.optionalCluster("Cluster attribute of the registration; empty means none.");
 
+  public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
+  public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
+  public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
+
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
           "memory-host",
@@ -88,7 +93,10 @@ public final class MemoryHostProperties {
           NAME,
           HOST,
           TTL_SECONDS,
-          CLUSTER);
+          CLUSTER,
+          TLS_CERT,
+          TLS_KEY,
+          TLS_CA);
 
   public final int port;
   public final int metricsPort;
@@ -106,6 +114,9 @@ public final class MemoryHostProperties {
   public final String host;
   public final int ttlSeconds;
   public final String cluster;
+  private final String tlsCert;
+  private final String tlsKey;
+  private final String tlsCa;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -130,6 +141,18 @@ public final class MemoryHostProperties {
     host = values.get(HOST);
     ttlSeconds = values.get(TTL_SECONDS);
     cluster = values.get(CLUSTER);
+    tlsCert = values.get(TLS_CERT);
+    tlsKey = values.get(TLS_KEY);
+    tlsCa = values.get(TLS_CA);
+  }
+
+  /**
+   * The TLS files, or null for plaintext.
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public TlsFiles tls() {
+    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH);
   }
 
   /** Every setting at its default. */

@@ -10,8 +10,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.netweather.api.v1.Registration;
 import org.netweather.runtime.Addresses;
+import org.netweather.runtime.Channels;
 import org.netweather.runtime.Daemon;
 import org.netweather.runtime.NamedThreadFactory;
 import org.netweather.runtime.WatchLimits;
@@ -37,6 +39,17 @@ public final class MemoryHostServer implements AutoCloseable {
 
   public static MemoryHostServer start(MemoryHostProperties props, ServerBuilder<?> builder)
       throws IOException {
+    return start(props, builder, Channels::plaintext);
+  }
+
+  /**
+   * As {@link #start(MemoryHostProperties, ServerBuilder)}, opening channels with {@code channels}.
+   */
+  public static MemoryHostServer start(
+      MemoryHostProperties props,
+      ServerBuilder<?> builder,
+      Function<String, ManagedChannel> channels)
+      throws IOException {
     Addresses.parse("nameserver", props.nameserver); // before anything is opened
     Clock clock = Clock.systemUTC();
     // Calls are short and never block on disk (appends wait on a future): two threads serve
@@ -46,6 +59,7 @@ public final class MemoryHostServer implements AutoCloseable {
     return Daemon.start(
         "memory",
         builder,
+        channels,
         daemon -> {
           daemon.own(
               () -> {

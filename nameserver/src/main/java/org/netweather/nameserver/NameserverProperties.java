@@ -4,6 +4,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.tls.TlsFiles;
 
 /**
  * The nameserver's configuration: its settings (keys of the YAML file, flags of {@code nws
@@ -41,6 +42,10 @@ public final class NameserverProperties {
               "Clique updates held for a watcher that does not read before its stream is ended.")
           .atLeast(1);
 
+  public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
+  public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
+  public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
+
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
           "nameserver",
@@ -50,7 +55,10 @@ public final class NameserverProperties {
           HOST,
           MAX_WATCHES,
           MAX_WATCHES_PER_CALLER,
-          WATCH_QUEUE);
+          WATCH_QUEUE,
+          TLS_CERT,
+          TLS_KEY,
+          TLS_CA);
 
   public final int port;
   public final int metricsPort;
@@ -59,6 +67,9 @@ public final class NameserverProperties {
   public final int maxWatches;
   public final int maxWatchesPerCaller;
   public final int watchQueue;
+  private final String tlsCert;
+  private final String tlsKey;
+  private final String tlsCa;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -74,6 +85,18 @@ public final class NameserverProperties {
     maxWatches = values.get(MAX_WATCHES);
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
     watchQueue = values.get(WATCH_QUEUE);
+    tlsCert = values.get(TLS_CERT);
+    tlsKey = values.get(TLS_KEY);
+    tlsCa = values.get(TLS_CA);
+  }
+
+  /**
+   * The TLS files, or null for plaintext.
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public TlsFiles tls() {
+    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH);
   }
 
   /** Every setting at its default. */

@@ -1,5 +1,6 @@
 package org.netweather.nameserver;
 
+import io.grpc.ManagedChannel;
 import io.grpc.ServerBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -7,7 +8,9 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.netweather.api.v1.Registration;
+import org.netweather.runtime.Channels;
 import org.netweather.runtime.Daemon;
 
 /**
@@ -32,9 +35,21 @@ public final class NameserverServer implements AutoCloseable {
 
   public static NameserverServer start(NameserverProperties props, ServerBuilder<?> builder)
       throws IOException {
+    return start(props, builder, Channels::plaintext);
+  }
+
+  /**
+   * As {@link #start(NameserverProperties, ServerBuilder)}, opening channels with {@code channels}.
+   */
+  public static NameserverServer start(
+      NameserverProperties props,
+      ServerBuilder<?> builder,
+      Function<String, ManagedChannel> channels)
+      throws IOException {
     return Daemon.start(
         "nameserver",
         builder,
+        channels,
         daemon -> {
           Nameserver ns = daemon.own(Nameserver.open(Path.of(props.dataDir), Clock.systemUTC()));
           // Closed before the state: a scrape never reads a closed one.

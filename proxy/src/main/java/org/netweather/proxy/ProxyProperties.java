@@ -5,6 +5,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.tls.TlsFiles;
 
 /**
  * The proxy's configuration: its settings (keys of the YAML file, flags of {@code nws proxy})
@@ -49,6 +50,10 @@ public final class ProxyProperties {
               "Staleness bound while a series' period is not yet known.")
           .atLeast(0);
 
+  public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
+  public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
+  public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
+
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
           "proxy",
@@ -62,7 +67,10 @@ public final class ProxyProperties {
           DISCOVERY_MS,
           STALE_FACTOR,
           MIN_STALE_MS,
-          DEFAULT_STALE_MS);
+          DEFAULT_STALE_MS,
+          TLS_CERT,
+          TLS_KEY,
+          TLS_CA);
 
   public final int port;
   public final int metricsPort;
@@ -75,6 +83,9 @@ public final class ProxyProperties {
   public final double staleFactor;
   public final long minStaleMs;
   public final long defaultStaleMs;
+  private final String tlsCert;
+  private final String tlsKey;
+  private final String tlsCa;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -94,6 +105,18 @@ public final class ProxyProperties {
     staleFactor = values.get(STALE_FACTOR);
     minStaleMs = values.get(MIN_STALE_MS);
     defaultStaleMs = values.get(DEFAULT_STALE_MS);
+    tlsCert = values.get(TLS_CERT);
+    tlsKey = values.get(TLS_KEY);
+    tlsCa = values.get(TLS_CA);
+  }
+
+  /**
+   * The TLS files, or null for plaintext.
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public TlsFiles tls() {
+    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH);
   }
 
   /** Every setting at its default. */

@@ -1,9 +1,8 @@
 package org.netweather.cli.daemon;
 
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.netweather.forecaster.ForecasterProperties;
 import org.netweather.forecaster.ForecasterServer;
-import org.netweather.runtime.Channels;
+import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
 /** {@code nws forecaster}: runs the forecaster in the foreground. */
@@ -19,15 +18,15 @@ public final class ForecasterCommand extends ConfiguredCommand {
   @Override
   public Integer call() throws Exception {
     ForecasterProperties p = new ForecasterProperties(configuration().get(0));
+    DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ForecasterServer f =
         metrics.closeIfFails(
-            () ->
-                ForecasterServer.start(p, NettyServerBuilder.forPort(p.port), Channels::plaintext));
+            () -> ForecasterServer.start(p, transport.server("", p.port), transport.channels()));
     return Foreground.run(
         "forecaster",
         f::awaitTermination,
-        f::close,
+        () -> Foreground.closeBoth(f, transport),
         metrics,
         "forecaster listening on port "
             + f.getPort()

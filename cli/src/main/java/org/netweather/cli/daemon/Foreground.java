@@ -4,6 +4,17 @@ package org.netweather.cli.daemon;
 final class Foreground {
   private Foreground() {}
 
+  /** Closes the daemon, then what it was using; failures are printed, not thrown. */
+  static void closeBoth(AutoCloseable daemon, AutoCloseable after) {
+    for (AutoCloseable c : new AutoCloseable[] {daemon, after}) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        System.err.println("*** closing: " + e);
+      }
+    }
+  }
+
   /** Blocks until the daemon has stopped. */
   interface Waiter {
     void await() throws InterruptedException;

@@ -1,8 +1,8 @@
 package org.netweather.cli.daemon;
 
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.netweather.memoryhost.MemoryHostProperties;
 import org.netweather.memoryhost.MemoryHostServer;
+import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
 /** {@code nws memory}: runs a memory-host in the foreground. */
@@ -18,13 +18,15 @@ public final class MemoryCommand extends ConfiguredCommand {
   @Override
   public Integer call() throws Exception {
     MemoryHostProperties p = new MemoryHostProperties(configuration().get(0));
+    DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     MemoryHostServer m =
-        metrics.closeIfFails(() -> MemoryHostServer.start(p, NettyServerBuilder.forPort(p.port)));
+        metrics.closeIfFails(
+            () -> MemoryHostServer.start(p, transport.server("", p.port), transport.channels()));
     return Foreground.run(
         "memory-host",
         m::awaitTermination,
-        m::close,
+        () -> Foreground.closeBoth(m, transport),
         metrics,
         "memory-host listening on port "
             + m.getPort()

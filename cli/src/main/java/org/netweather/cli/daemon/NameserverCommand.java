@@ -1,8 +1,8 @@
 package org.netweather.cli.daemon;
 
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.netweather.nameserver.NameserverProperties;
 import org.netweather.nameserver.NameserverServer;
+import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
 /** {@code nws nameserver}: runs the nameserver in the foreground. */
@@ -18,13 +18,15 @@ public final class NameserverCommand extends ConfiguredCommand {
   @Override
   public Integer call() throws Exception {
     NameserverProperties p = new NameserverProperties(configuration().get(0));
+    DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     NameserverServer ns =
-        metrics.closeIfFails(() -> NameserverServer.start(p, NettyServerBuilder.forPort(p.port)));
+        metrics.closeIfFails(
+            () -> NameserverServer.start(p, transport.server("", p.port), transport.channels()));
     return Foreground.run(
         "nameserver",
         ns::awaitTermination,
-        ns::close,
+        () -> Foreground.closeBoth(ns, transport),
         metrics,
         "nameserver listening on port " + ns.getPort() + ", state in " + p.dataDir);
   }

@@ -1,9 +1,8 @@
 package org.netweather.cli.daemon;
 
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
-import org.netweather.runtime.Channels;
+import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
 /** {@code nws proxy}: runs one cluster's proxy in the foreground. */
@@ -19,14 +18,15 @@ public final class ProxyCommand extends ConfiguredCommand {
   @Override
   public Integer call() throws Exception {
     ProxyProperties p = new ProxyProperties(configuration().get(0));
+    DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ProxyServer proxy =
         metrics.closeIfFails(
-            () -> ProxyServer.start(p, NettyServerBuilder.forPort(p.port), Channels::plaintext));
+            () -> ProxyServer.start(p, transport.server("", p.port), transport.channels()));
     return Foreground.run(
         "proxy",
         proxy::awaitTermination,
-        proxy::close,
+        () -> Foreground.closeBoth(proxy, transport),
         metrics,
         "proxy for cluster " + p.cluster + " listening on port " + proxy.getPort());
   }

@@ -1,8 +1,7 @@
 package org.netweather.cli.daemon;
 
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import java.net.InetSocketAddress;
-import org.netweather.runtime.Channels;
+import org.netweather.runtime.tls.DaemonTransport;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
 import picocli.CommandLine.Command;
@@ -20,17 +19,15 @@ public final class SensorCommand extends ConfiguredCommand {
   @Override
   public Integer call() throws Exception {
     SensorProperties p = new SensorProperties(configuration().get(0));
-    NettyServerBuilder builder =
-        p.bind.isEmpty()
-            ? NettyServerBuilder.forPort(p.port)
-            : NettyServerBuilder.forAddress(new InetSocketAddress(p.bind, p.port));
+    DaemonTransport transport = DaemonTransport.of(p.tls());
+    NettyServerBuilder builder = transport.server(p.bind, p.port);
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);
     SensorServer s =
-        metrics.closeIfFails(() -> SensorServer.start(p, builder, Channels::plaintext));
+        metrics.closeIfFails(() -> SensorServer.start(p, builder, transport.channels()));
     return Foreground.run(
         "sensor",
         s::awaitTermination,
-        s::close,
+        () -> Foreground.closeBoth(s, transport),
         metrics,
         "sensor listening on port "
             + s.getPort()

@@ -93,4 +93,26 @@ public final class DaemonSettings {
             what + " streams one caller (an address, or a certificate's identity) may hold open.")
         .atLeast(1);
   }
+
+  /** This daemon's certificate chain (PEM) for mutual TLS; empty for plaintext. */
+  public static Setting<String> tlsCert() {
+    return Setting.text(
+            "tlsCert",
+            "",
+            "Certificate chain (PEM) for mutual TLS; with tlsKey and tlsCa, every connection to"
+                + " and from this daemon is TLS with client certificates. Empty: plaintext.")
+        .label("FILE");
+  }
+
+  /** This daemon's private key (PKCS#8 PEM) for mutual TLS. */
+  public static Setting<String> tlsKey() {
+    return Setting.text("tlsKey", "", "Private key (PKCS#8 PEM) of tlsCert.").label("FILE");
+  }
+
+  /** The CA bundle (PEM) this daemon trusts for its peers. */
+  public static Setting<String> tlsCa() {
+    return Setting.text(
+            "tlsCa", "", "CA certificates (PEM) that peers' certificates must chain to.")
+        .label("FILE");
+  }
 }

@@ -9,6 +9,9 @@ import java.time.Duration;
  * CA bundle it trusts for its peers, read again every {@code refresh}.
  */
 public record TlsFiles(Path certificate, Path privateKey, Path trustedCas, Duration refresh) {
+  /** How often a daemon reads its TLS files again. */
+  public static final Duration REFRESH = Duration.ofMinutes(1);
+
   public TlsFiles {
     if (refresh.isNegative() || refresh.isZero()) {
       throw new IllegalArgumentException("TLS refresh period must be positive: " + refresh);

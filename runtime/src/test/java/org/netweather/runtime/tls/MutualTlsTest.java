@@ -41,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netweather.runtime.auth.Caller;
 import org.netweather.runtime.auth.CallerInterceptor;
 import org.netweather.runtime.auth.Role;
+import org.netweather.testing.TestCertificates;
 
 /**
  * Mutual TLS over real loopback sockets with certificates from a real CA: the server sees who calls

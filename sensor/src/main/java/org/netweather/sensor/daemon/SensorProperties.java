@@ -4,6 +4,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.tls.TlsFiles;
 import org.netweather.sensor.spool.SpoolOptions;
 
 /**
@@ -92,6 +93,10 @@ public final class SensorProperties {
           false,
           "Allow probes from any address (for tests and `nws probe-server`), not only sensors.");
 
+  public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
+  public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
+  public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
+
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
           "sensor",
@@ -112,7 +117,10 @@ public final class SensorProperties {
           AD_HOC_PROBES_PER_MINUTE,
           MIN_NETWORK_ACTIVITY_SECONDS,
           SPOOL_BYTES,
-          PROBE_FROM_ANYONE);
+          PROBE_FROM_ANYONE,
+          TLS_CERT,
+          TLS_KEY,
+          TLS_CA);
 
   public final String host;
   public final String advertise;
@@ -132,6 +140,9 @@ public final class SensorProperties {
   public final int minNetworkActivitySeconds;
   public final long spoolBytes;
   public final boolean probeFromAnyone;
+  private final String tlsCert;
+  private final String tlsKey;
+  private final String tlsCa;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -158,6 +169,18 @@ public final class SensorProperties {
     minNetworkActivitySeconds = values.get(MIN_NETWORK_ACTIVITY_SECONDS);
     spoolBytes = values.get(SPOOL_BYTES);
     probeFromAnyone = values.get(PROBE_FROM_ANYONE);
+    tlsCert = values.get(TLS_CERT);
+    tlsKey = values.get(TLS_KEY);
+    tlsCa = values.get(TLS_CA);
+  }
+
+  /**
+   * The TLS files, or null for plaintext.
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public TlsFiles tls() {
+    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH);
   }
 
   /** Every setting at its default. */

@@ -1,4 +1,4 @@
-package org.netweather.runtime.tls;
+package org.netweather.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,14 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A throw-away CA and certificates made with the system's {@code openssl}, for TLS tests. */
-final class TestCertificates {
+public final class TestCertificates {
   private final Path dir;
 
-  TestCertificates(Path dir) {
+  public TestCertificates(Path dir) {
     this.dir = dir;
   }
 
-  static boolean opensslPresent() {
+  public static boolean opensslPresent() {
     try {
       return new ProcessBuilder("openssl", "version").start().waitFor() == 0;
     } catch (IOException | InterruptedException e) {
@@ -23,7 +23,7 @@ final class TestCertificates {
   }
 
   /** Makes CA {@code name}: {@code name.crt} and {@code name.key} under the directory. */
-  Path ca(String name) throws Exception {
+  public Path ca(String name) throws Exception {
     run(
         "openssl",
         "req",
@@ -48,7 +48,7 @@ final class TestCertificates {
    * Issues {@code file.crt} and a PKCS#8 {@code file.key} signed by CA {@code ca}, for {@code host}
    * with the NetWeather role URI (none when {@code role} is null).
    */
-  Path[] issue(String ca, String file, String host, String role) throws Exception {
+  public Path[] issue(String ca, String file, String host, String role) throws Exception {
     Path key = dir.resolve(file + ".key");
     Path csr = dir.resolve(file + ".csr");
     Path crt = dir.resolve(file + ".crt");
@@ -99,7 +99,8 @@ final class TestCertificates {
   private void run(String... command) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(command));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
       throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
     }

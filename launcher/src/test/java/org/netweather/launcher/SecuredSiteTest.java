@@ -1,0 +1,116 @@
+package org.netweather.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netweather.api.v1.Measurement;
+import org.netweather.client.NetWeatherClient;
+import org.netweather.memoryhost.MemoryHostProperties;
+import org.netweather.memoryhost.MemoryHostServer;
+import org.netweather.nameserver.NameserverProperties;
+import org.netweather.nameserver.NameserverServer;
+import org.netweather.runtime.tls.DaemonTransport;
+import org.netweather.testing.TestCertificates;
+
+/**
+ * A nameserver and a memory-host configured with mutual TLS over real sockets: the memory-host
+ * registers over TLS, a client with a site certificate stores and reads back a measurement, and
+ * clients without one, or with a certificate from another CA, get nothing.
+ */
+class SecuredSiteTest {
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void needsOpenssl() {
+    assumeTrue(TestCertificates.opensslPresent(), "openssl is not installed");
+  }
+
+  private static ChannelCredentials client(Path[] certAndKey, Path ca) throws Exception {
+    return TlsChannelCredentials.newBuilder()
+        .keyManager(certAndKey[0].toFile(), certAndKey[1].toFile())
+        .trustManager(ca.toFile())
+        .build();
+  }
+
+  @Test
+  void securedDaemons_serveCertifiedCallers_only() throws Exception {
+    TestCertificates certs = new TestCertificates(dir);
+    Path ca = certs.ca("site-ca");
+    Path[] nsCert = certs.issue("site-ca", "nameserver", "localhost", "nameserver");
+    Path[] memCert = certs.issue("site-ca", "memory", "localhost", "memory");
+    Path[] admin = certs.issue("site-ca", "admin", "ops.example", "admin");
+    certs.ca("other-ca");
+    Path[] stranger = certs.issue("other-ca", "stranger", "localhost", "admin");
+
+    NameserverProperties nsp =
+        NameserverProperties.defaults()
+            .with(NameserverProperties.PORT, 0)
+            .with(NameserverProperties.METRICS_PORT, -1)
+            .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
+            .with(NameserverProperties.TLS_CERT, nsCert[0].toString())
+            .with(NameserverProperties.TLS_KEY, nsCert[1].toString())
+            .with(NameserverProperties.TLS_CA, ca.toString());
+    try (DaemonTransport nsTransport = DaemonTransport.of(nsp.tls());
+        NameserverServer ns =
+            NameserverServer.start(nsp, nsTransport.server("", 0), nsTransport.channels())) {
+      String nameserver = "localhost:" + ns.getPort();
+      MemoryHostProperties mp =
+          MemoryHostProperties.defaults()
+              .with(MemoryHostProperties.PORT, 0)
+              .with(MemoryHostProperties.METRICS_PORT, -1)
+              .with(MemoryHostProperties.DATA_DIR, dir.resolve("mem").toString())
+              .with(MemoryHostProperties.NAMESERVER, nameserver)
+              .with(MemoryHostProperties.HOST, "localhost")
+              .with(MemoryHostProperties.TLS_CERT, memCert[0].toString())
+              .with(MemoryHostProperties.TLS_KEY, memCert[1].toString())
+              .with(MemoryHostProperties.TLS_CA, ca.toString());
+      try (DaemonTransport memTransport = DaemonTransport.of(mp.tls());
+          MemoryHostServer memory =
+              MemoryHostServer.start(mp, memTransport.server("", 0), memTransport.channels());
+          NetWeatherClient ops =
+              NetWeatherClient.forAddress(nameserver)
+                  .credentials(client(admin, ca))
+                  .deadline(Duration.ofSeconds(10))
+                  .build()) {
+        // The memory-host registered over TLS, so the nameserver sends the series to it.
+        ops.put(
+            "cpu.availability:alpha",
+            List.of(
+                Measurement.newBuilder()
+                    .setTimestampMs(System.currentTimeMillis())
+                    .setValue(0.75)
+                    .build()));
+        assertEquals(0.75, ops.last("cpu.availability:alpha", 1).getPoints(0).getValue(), 1e-12);
+        assertEquals(1, memory.store().count("cpu.availability:alpha"));
+
+        for (ChannelCredentials bad :
+            List.of(InsecureChannelCredentials.create(), client(stranger, ca))) {
+          try (NetWeatherClient outsider =
+              NetWeatherClient.forAddress(nameserver)
+                  .credentials(bad)
+                  .deadline(Duration.ofSeconds(5))
+                  .maxAttempts(1)
+                  .build()) {
+            StatusRuntimeException e =
+                assertThrows(
+                    StatusRuntimeException.class, () -> outsider.last("cpu.availability:alpha", 1));
+            assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
+          }
+        }
+        assertEquals(1, memory.store().count("cpu.availability:alpha"));
+      }
+    }
+  }
+}
