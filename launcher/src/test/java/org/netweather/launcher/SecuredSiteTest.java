@@ -2,6 +2,7 @@ package org.netweather.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.grpc.ChannelCredentials;
@@ -26,8 +27,9 @@ import org.netweather.testing.TestCertificates;
 
 /**
  * A nameserver and a memory-host configured with mutual TLS over real sockets: the memory-host
- * registers over TLS, a client with a site certificate stores and reads back a measurement, and
- * clients without one, or with a certificate from another CA, get nothing.
+ * registers over TLS, a client with a site certificate stores and reads back a measurement, clients
+ * without one, or with a certificate from another CA, get nothing, and a sensor's certificate lets
+ * it write only its own host's series and register only as a sensor.
  */
 class SecuredSiteTest {
   @TempDir Path dir;
@@ -51,6 +53,7 @@ class SecuredSiteTest {
     Path[] nsCert = certs.issue("site-ca", "nameserver", "localhost", "nameserver");
     Path[] memCert = certs.issue("site-ca", "memory", "localhost", "memory");
     Path[] admin = certs.issue("site-ca", "admin", "ops.example", "admin");
+    Path[] sensorAlpha = certs.issue("site-ca", "alpha", "alpha", "sensor");
     certs.ca("other-ca");
     Path[] stranger = certs.issue("other-ca", "stranger", "localhost", "admin");
 
@@ -110,7 +113,51 @@ class SecuredSiteTest {
           }
         }
         assertEquals(1, memory.store().count("cpu.availability:alpha"));
+
+        // Authorization by certificate: sensor alpha writes its own host's series only, and
+        // cannot pass itself off as a memory-host.
+        try (NetWeatherClient alpha =
+            NetWeatherClient.forAddress(nameserver)
+                .credentials(client(sensorAlpha, ca))
+                .deadline(Duration.ofSeconds(10))
+                .maxAttempts(1)
+                .build()) {
+          alpha.put("tcp.latency:alpha->beta", List.of(point(1.5)));
+          StatusRuntimeException forged =
+              assertThrows(
+                  StatusRuntimeException.class,
+                  () -> alpha.put("cpu.availability:beta", List.of(point(0.0))));
+          assertEquals(Status.Code.PERMISSION_DENIED, forged.getStatus().getCode());
+          assertEquals(0, memory.store().count("cpu.availability:beta"));
+          assertEquals(1, memory.store().count("tcp.latency:alpha->beta"));
+        }
+        io.grpc.ManagedChannel asAlpha =
+            io.grpc.Grpc.newChannelBuilder(nameserver, client(sensorAlpha, ca)).build();
+        try {
+          StatusRuntimeException hijack =
+              assertThrows(
+                  StatusRuntimeException.class,
+                  () ->
+                      org.netweather.api.v1.NameserverGrpc.newBlockingStub(asAlpha)
+                          .register(
+                              org.netweather.api.v1.RegisterRequest.newBuilder()
+                                  .setTtlSeconds(60)
+                                  .setRegistration(
+                                      org.netweather.api.v1.Registration.newBuilder()
+                                          .setName("memory@evil")
+                                          .setKind("memory")
+                                          .setAddress("127.0.0.1:1"))
+                                  .build()));
+          assertEquals(Status.Code.PERMISSION_DENIED, hijack.getStatus().getCode());
+          assertTrue(hijack.getStatus().getDescription().contains("needs a memory certificate"));
+        } finally {
+          asAlpha.shutdownNow();
+        }
       }
     }
+  }
+
+  private static Measurement point(double v) {
+    return Measurement.newBuilder().setTimestampMs(System.currentTimeMillis()).setValue(v).build();
   }
 }

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.netweather.runtime.auth.AuthorizationInterceptor;
 import org.netweather.runtime.auth.CallerInterceptor;
+import org.netweather.runtime.auth.SitePolicy;
 import org.netweather.runtime.metrics.RpcMetrics;
 
 /**
@@ -29,7 +31,9 @@ final class DaemonServer {
     builder.addService(health.getHealthService());
     builder.addService(ProtoReflectionServiceV1.newInstance());
     builder.intercept(RpcMetrics.standard().forDaemon(name));
-    // Added last, so it runs first: every other interceptor and service sees the caller.
+    // Interceptors added later run first: the caller is established, then authorized, then the
+    // call is counted and served.
+    builder.intercept(new AuthorizationInterceptor(SitePolicy.rules(), false));
     builder.intercept(new CallerInterceptor());
     this.server = builder.build();
   }
