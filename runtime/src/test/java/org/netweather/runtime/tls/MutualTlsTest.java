@@ -1,6 +1,7 @@
 package org.netweather.runtime.tls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -25,7 +26,9 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.StreamObserver;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -45,7 +48,8 @@ import org.netweather.testing.TestCertificates;
 
 /**
  * Mutual TLS over real loopback sockets with certificates from a real CA: the server sees who calls
- * from the client's certificate and refuses callers without one or from another CA.
+ * from the client's certificate, refuses callers without one or from another CA, and serves a
+ * certificate renewed on disk without a restart.
  */
 class MutualTlsTest {
   @TempDir Path dir;
@@ -132,8 +136,16 @@ class MutualTlsTest {
     }
   }
 
+  /** A client with no TLS session to resume, so the handshake shows the current certificate. */
+  private io.grpc.ChannelCredentials freshClient(Path[] certAndKey, Path ca) throws Exception {
+    return new TlsCredentials(
+            new TlsFiles(certAndKey[0], certAndKey[1], ca, Duration.ofHours(1)), scheduler)
+        .channel();
+  }
+
   @Test
-  void certifiedCaller_isKnownByHostAndRole_andOthersAreRefused() throws Exception {
+  void certifiedCaller_isKnownByHostAndRole_othersAreRefused_andARenewedCertificateIsServed()
+      throws Exception {
     TestCertificates certs = new TestCertificates(dir);
     Path ca = certs.ca("site-ca");
     Path[] memory = certs.issue("site-ca", "memory", "mem1.example", "memory");
@@ -173,6 +185,22 @@ class MutualTlsTest {
         () -> check(Grpc.newChannelBuilder(target, strangerTls.channel()).build()));
     assertEquals("alpha.example", seen.get().host(), "the stranger's call never ran");
 
+    // Rotation: a new certificate for the server, dropped in place over the old files.
+    Path[] renewed = certs.issue("site-ca", "memory-renewed", "mem1.example", "memory");
+    Files.copy(renewed[1], memory[1], StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(renewed[0], memory[0], StandardCopyOption.REPLACE_EXISTING);
+    java.math.BigInteger oldSerial = shown.get().getSerialNumber();
+    long deadline = System.currentTimeMillis() + 5_000;
+    do {
+      Thread.sleep(100);
+      // Calls keep succeeding across the rotation; new connections get the new certificate.
+      assertEquals(
+          HealthCheckResponse.ServingStatus.SERVING,
+          check(Grpc.newChannelBuilder(target, freshClient(sensor, ca)).build(), shown)
+              .getStatus());
+    } while (shown.get().getSerialNumber().equals(oldSerial)
+        && System.currentTimeMillis() < deadline);
+    assertNotEquals(oldSerial, shown.get().getSerialNumber(), "the renewed certificate is served");
     serverTls.close();
     sensorTls.close();
     strangerTls.close();
