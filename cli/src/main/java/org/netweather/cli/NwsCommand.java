@@ -3,6 +3,7 @@ package org.netweather.cli;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.netweather.cli.certs.CertsCommand;
 import org.netweather.cli.clique.CliqueCommand;
 import org.netweather.cli.config.ConfigCommand;
 import org.netweather.cli.daemon.ForecasterCommand;
@@ -62,6 +63,7 @@ import picocli.CommandLine.Spec;
       StatusCommand.class,
       ScheduleCommand.class,
       ConfigCommand.class,
+      CertsCommand.class,
     })
 public final class NwsCommand implements Callable<Integer> {
   /** Commands that run daemons: their logs, gRPC's included, are the daemon's record. */
