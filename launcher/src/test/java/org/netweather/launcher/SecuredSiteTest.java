@@ -153,8 +153,87 @@ class SecuredSiteTest {
         } finally {
           asAlpha.shutdownNow();
         }
+        // Refusals are counted by method and code.
+        assertTrue(
+            refusals("Append") >= 1, "a refused Append is counted in netweather_rpc_server_calls");
+
+        // A memory certificate may register only an address where its own certificate answers,
+        // and only so many names.
+        io.grpc.ManagedChannel asMemory =
+            io.grpc.Grpc.newChannelBuilder(nameserver, client(memCert, ca)).build();
+        try {
+          var stub =
+              org.netweather.api.v1.NameserverGrpc.newBlockingStub(asMemory)
+                  .withDeadlineAfter(20, java.util.concurrent.TimeUnit.SECONDS);
+          StatusRuntimeException elsewhere =
+              assertThrows(
+                  StatusRuntimeException.class,
+                  () -> stub.register(memoryAt("memory@localhost", nameserver)));
+          assertEquals(Status.Code.PERMISSION_DENIED, elsewhere.getStatus().getCode());
+          assertTrue(
+              elsewhere.getStatus().getDescription().contains("answers as nameserver@localhost"),
+              elsewhere.getStatus().getDescription());
+          StatusRuntimeException dead =
+              assertThrows(
+                  StatusRuntimeException.class,
+                  () -> stub.register(memoryAt("memory@localhost", "127.0.0.1:1")));
+          assertEquals(Status.Code.FAILED_PRECONDITION, dead.getStatus().getCode());
+          assertEquals(
+              "localhost:" + memory.getPort(),
+              ops.lookup("memory@localhost").getAddress(),
+              "the real record is untouched");
+
+          String own = "localhost:" + memory.getPort();
+          int limit = NameserverProperties.MAX_REGISTRATIONS_PER_CALLER.defaultValue();
+          for (int i = 1; i < limit; i++) { // memory@localhost itself is the first
+            stub.register(memoryAt("memory@extra" + i, own));
+          }
+          StatusRuntimeException flood =
+              assertThrows(
+                  StatusRuntimeException.class,
+                  () -> stub.register(memoryAt("memory@extra" + limit, own)));
+          assertEquals(Status.Code.RESOURCE_EXHAUSTED, flood.getStatus().getCode());
+          assertTrue(flood.getStatus().getDescription().contains("maxRegistrationsPerCaller"));
+          ops.registry().unregister("memory@extra1");
+          stub.register(memoryAt("memory@extra" + limit, own)); // a freed place is reused
+        } finally {
+          asMemory.shutdownNow();
+        }
       }
     }
+  }
+
+  private static org.netweather.api.v1.RegisterRequest memoryAt(String name, String address) {
+    return org.netweather.api.v1.RegisterRequest.newBuilder()
+        .setTtlSeconds(60)
+        .setRegistration(
+            org.netweather.api.v1.Registration.newBuilder()
+                .setName(name)
+                .setKind("memory")
+                .setAddress(address))
+        .build();
+  }
+
+  /** Calls to {@code method} refused with PERMISSION_DENIED, from the process's metrics. */
+  private static double refusals(String method) {
+    double n = 0;
+    for (var snapshot :
+        io.prometheus.metrics.model.registry.PrometheusRegistry.defaultRegistry.scrape()) {
+      if (!snapshot.getMetadata().getName().equals("netweather_rpc_server_calls")) {
+        continue;
+      }
+      for (var point : snapshot.getDataPoints()) {
+        var labels = point.getLabels();
+        if (labels.get("method").endsWith("/" + method)
+            && "PERMISSION_DENIED".equals(labels.get("code"))) {
+          n +=
+              ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot)
+                      point)
+                  .getValue();
+        }
+      }
+    }
+    return n;
   }
 
   private static Measurement point(double v) {

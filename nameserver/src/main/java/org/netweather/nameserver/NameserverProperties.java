@@ -35,6 +35,13 @@ public final class NameserverProperties {
       Setting.integer(
               "maxWatchesPerCaller", 256, "Clique watches one client connection may hold open.")
           .atLeast(1);
+  public static final Setting<Integer> MAX_REGISTRATIONS_PER_CALLER =
+      Setting.integer(
+              "maxRegistrationsPerCaller",
+              16,
+              "Live registrations one certified identity (other than admin) may hold; plaintext"
+                  + " callers have no identity to count by.")
+          .atLeast(1);
   public static final Setting<Integer> WATCH_QUEUE =
       Setting.integer(
               "watchQueue",
@@ -55,6 +62,7 @@ public final class NameserverProperties {
           HOST,
           MAX_WATCHES,
           MAX_WATCHES_PER_CALLER,
+          MAX_REGISTRATIONS_PER_CALLER,
           WATCH_QUEUE,
           TLS_CERT,
           TLS_KEY,
@@ -66,6 +74,7 @@ public final class NameserverProperties {
   public final String host;
   public final int maxWatches;
   public final int maxWatchesPerCaller;
+  public final int maxRegistrationsPerCaller;
   public final int watchQueue;
   private final String tlsCert;
   private final String tlsKey;
@@ -84,6 +93,7 @@ public final class NameserverProperties {
     host = values.get(HOST);
     maxWatches = values.get(MAX_WATCHES);
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
+    maxRegistrationsPerCaller = values.get(MAX_REGISTRATIONS_PER_CALLER);
     watchQueue = values.get(WATCH_QUEUE);
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);

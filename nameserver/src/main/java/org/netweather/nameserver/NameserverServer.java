@@ -5,6 +5,7 @@ import io.grpc.ServerBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,10 @@ import org.netweather.runtime.Daemon;
  */
 public final class NameserverServer implements AutoCloseable {
   private static final long SELF_TTL_SECONDS = 300;
+
+  /** How long a registered address has to prove its identity (a TLS handshake and one call). */
+  private static final Duration ADDRESS_CHECK_TIMEOUT = Duration.ofSeconds(5);
+
   private final Nameserver nameserver;
   private final Daemon daemon;
 
@@ -55,7 +60,10 @@ public final class NameserverServer implements AutoCloseable {
           // Closed before the state: a scrape never reads a closed one.
           daemon.own(NameserverMetrics.gauges(daemon.name(), ns));
           ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
-          daemon.serve(List.of(new NameserverService(ns, props)));
+          daemon.serve(
+              List.of(
+                  new NameserverService(
+                      ns, props, new AddressCheck(channels, ADDRESS_CHECK_TIMEOUT))));
           String host = Daemon.host(props.host);
           Registration self = daemon.registration("nameserver", host, host).build();
           ns.register(self, SELF_TTL_SECONDS);

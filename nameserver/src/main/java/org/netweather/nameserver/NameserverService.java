@@ -42,6 +42,8 @@ import org.netweather.api.v1.WatchCliquesResponse;
 import org.netweather.nameserver.JournalEntry.Registered;
 import org.netweather.runtime.Statuses;
 import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.auth.Caller;
+import org.netweather.runtime.auth.Role;
 
 /**
  * The {@code netweather.v1.Nameserver} gRPC service over a {@link Nameserver}. Clique watches are
@@ -53,6 +55,8 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
 
   private final Nameserver ns;
   private final WatchLimits watchLimits;
+  private final AddressCheck addresses;
+  private final RegistrationQuota quota;
   private final int watchQueue;
 
   /** With the default watch limits of {@link NameserverProperties}. */
@@ -61,7 +65,17 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
   }
 
   public NameserverService(Nameserver ns, NameserverProperties props) {
+    this(ns, props, null);
+  }
+
+  /**
+   * As {@link #NameserverService(Nameserver, NameserverProperties)}, with registrations made over
+   * TLS held to {@code addresses} (null: not checked).
+   */
+  NameserverService(Nameserver ns, NameserverProperties props, AddressCheck addresses) {
     this.ns = ns;
+    this.addresses = addresses;
+    this.quota = new RegistrationQuota(props.maxRegistrationsPerCaller);
     this.watchLimits = new WatchLimits("nameserver", props.maxWatches, props.maxWatchesPerCaller);
     this.watchQueue = props.watchQueue;
   }
@@ -92,12 +106,28 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
           if (!req.hasRegistration()) {
             throw new IllegalArgumentException("registration is missing");
           }
-          Registered r = ns.register(req.getRegistration(), req.getTtlSeconds());
+          Registration reg = req.getRegistration();
+          Caller caller = Caller.current();
+          if (addresses != null && !sameAddress(reg)) {
+            addresses.verify(reg, caller);
+          }
+          if (caller.authenticated() && caller.role() != Role.ADMIN) {
+            quota.admit(caller.key(), reg.getName(), n -> ns.lookup(n).isPresent());
+          }
+          Registered r = ns.register(reg, req.getTtlSeconds());
           return RegisterResponse.newBuilder()
               .setLeaseId(r.leaseId())
               .setExpiresMs(r.registration().getExpiresMs())
               .build();
         });
+  }
+
+  private boolean sameAddress(Registration reg) {
+    return ns.lookup(reg.getName())
+        .map(
+            live ->
+                live.getAddress().equals(reg.getAddress()) && live.getKind().equals(reg.getKind()))
+        .orElse(false);
   }
 
   @Override

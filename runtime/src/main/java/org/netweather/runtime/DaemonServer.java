@@ -30,10 +30,10 @@ final class DaemonServer {
     }
     builder.addService(health.getHealthService());
     builder.addService(ProtoReflectionServiceV1.newInstance());
-    builder.intercept(RpcMetrics.standard().forDaemon(name));
-    // Interceptors added later run first: the caller is established, then authorized, then the
-    // call is counted and served.
+    // Interceptors added later run first: the caller is established, the call counted (refusals
+    // too, by their status code), then authorized and served.
     builder.intercept(new AuthorizationInterceptor(SitePolicy.rules(), false));
+    builder.intercept(RpcMetrics.standard().forDaemon(name));
     builder.intercept(new CallerInterceptor());
     this.server = builder.build();
   }

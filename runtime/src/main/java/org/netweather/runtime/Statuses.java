@@ -53,6 +53,10 @@ public final class Statuses {
     return Status.RESOURCE_EXHAUSTED.withDescription(message).asRuntimeException();
   }
 
+  public static StatusRuntimeException permissionDenied(String message) {
+    return Status.PERMISSION_DENIED.withDescription(message).asRuntimeException();
+  }
+
   public static StatusRuntimeException failedPrecondition(String message) {
     return Status.FAILED_PRECONDITION.withDescription(message).asRuntimeException();
   }
