@@ -23,7 +23,11 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "certs",
     description = "Make a site CA and issue certificates to daemons and people.",
-    subcommands = {CertsCommand.Ca.class, CertsCommand.Issue.class})
+    subcommands = {
+      CertsCommand.Ca.class,
+      CertsCommand.Issue.class,
+      CertsCommand.ProbeKeyFile.class
+    })
 public final class CertsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -159,6 +163,29 @@ public final class CertsCommand implements Callable<Integer> {
                   + crt
                   + " and its key "
                   + crt.resolveSibling(crt.getFileName().toString().replace(".crt", ".key")));
+      return 0;
+    }
+  }
+
+  /** {@code nws certs probe-key}: the site's probe key, 32 random bytes in hex. */
+  @Command(
+      name = "probe-key",
+      description =
+          "Make the site's probe key DIR/probe.key (give it to every sensor as probeKeyFile).")
+  public static final class ProbeKeyFile implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--dir",
+        required = true,
+        paramLabel = "DIR",
+        description = "Directory to write probe.key in.")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+      Path file = new SiteAuthority(dir, Clock.systemUTC()).probeKey();
+      spec.commandLine().getOut().println("made probe key " + file);
       return 0;
     }
   }

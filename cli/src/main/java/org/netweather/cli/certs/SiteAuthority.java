@@ -176,6 +176,17 @@ public final class SiteAuthority {
     return crtFile;
   }
 
+  /** Makes {@code DIR/probe.key}: 32 random bytes in hex, readable by its owner only. */
+  public Path probeKey() throws IOException {
+    Files.createDirectories(dir);
+    Path file = dir.resolve("probe.key");
+    refuseExisting(file);
+    byte[] secret = new byte[32];
+    random.nextBytes(secret);
+    writeSecret(file, java.util.HexFormat.of().formatHex(secret) + "\n");
+    return file;
+  }
+
   private KeyPair newKeys() throws GeneralSecurityException {
     KeyPairGenerator gen = KeyPairGenerator.getInstance("EC");
     gen.initialize(new ECGenParameterSpec("secp256r1"), random);
@@ -229,12 +240,20 @@ public final class SiteAuthority {
     writePem(file, "PRIVATE KEY", key.getEncoded(), true); // getEncoded() of a JCA key is PKCS#8
   }
 
+  private static void writeSecret(Path file, String text) throws IOException {
+    write(file, text, true);
+  }
+
   private static void writePem(Path file, String type, byte[] der, boolean secret)
       throws IOException {
     Writer text = new StringWriter();
     text.write("-----BEGIN " + type + "-----\n");
     text.write(Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der));
     text.write("\n-----END " + type + "-----\n");
+    write(file, text.toString(), secret);
+  }
+
+  private static void write(Path file, String text, boolean secret) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.deleteIfExists(tmp);
     try {
@@ -245,7 +264,7 @@ public final class SiteAuthority {
     } catch (UnsupportedOperationException e) {
       Files.createFile(tmp);
     }
-    Files.writeString(tmp, text.toString(), StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+    Files.writeString(tmp, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
     Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 

@@ -26,6 +26,12 @@ public final class ProbeServerCommand implements Callable<Integer> {
       description = "Port (default: ${DEFAULT-VALUE}).")
   int port;
 
+  @Option(
+      names = "--probe-key-file",
+      paramLabel = "FILE",
+      description = "Serve only hellos sealed with the site's probe key in FILE.")
+  java.nio.file.Path probeKeyFile;
+
   @Override
   public Integer call() throws Exception {
     SkillSet skills = SkillSet.create();
@@ -33,7 +39,14 @@ public final class ProbeServerCommand implements Callable<Integer> {
         new ProbeServer(
                 skills.group(),
                 ProbeServerOptions.defaults(
-                    bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port)),
+                        bind == null
+                            ? new InetSocketAddress(port)
+                            : new InetSocketAddress(bind, port))
+                    .withKey(
+                        probeKeyFile == null
+                            ? null
+                            : org.netweather.sensor.probe.ProbeKey.fromFile(
+                                probeKeyFile, System::currentTimeMillis)),
                 a -> true,
                 Ticker.system())
             .start();

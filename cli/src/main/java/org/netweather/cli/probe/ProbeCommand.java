@@ -48,6 +48,12 @@ public final class ProbeCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON document.")
   boolean json;
 
+  @Option(
+      names = "--probe-key-file",
+      paramLabel = "FILE",
+      description = "The site's probe key, when the peer's sensors need sealed hellos.")
+  java.nio.file.Path probeKeyFile;
+
   /** Every skill name, for --help: from a SkillSet, as the check below, so the two agree. */
   static final class SkillNames implements Iterable<String> {
     @Override
@@ -60,7 +66,12 @@ public final class ProbeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (SkillSet skills = SkillSet.create()) {
+    try (SkillSet skills =
+        SkillSet.create(
+            probeKeyFile == null
+                ? null
+                : org.netweather.sensor.probe.ProbeKey.fromFile(
+                    probeKeyFile, System::currentTimeMillis))) {
       Skill s = skills.get(skill);
       if (s == null) {
         throw new IllegalArgumentException(

@@ -93,6 +93,14 @@ public final class SensorProperties {
           false,
           "Allow probes from any address (for tests and `nws probe-server`), not only sensors.");
 
+  public static final Setting<String> PROBE_KEY_FILE =
+      Setting.text(
+          "probeKeyFile",
+          "",
+          "A file holding the site's probe key (nws certs probe-key): probe connections are then"
+              + " opened with a hello sealed with it, and only such hellos are served. Empty: no"
+              + " key, any allowed address may probe.");
+
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
@@ -118,6 +126,7 @@ public final class SensorProperties {
           MIN_NETWORK_ACTIVITY_SECONDS,
           SPOOL_BYTES,
           PROBE_FROM_ANYONE,
+          PROBE_KEY_FILE,
           TLS_CERT,
           TLS_KEY,
           TLS_CA);
@@ -131,6 +140,7 @@ public final class SensorProperties {
   public final String nameserver;
   public final String dataDir;
   public final String cluster;
+  public final String probeKeyFile;
   public final int ttlSeconds;
   public final int cpuPeriodSeconds;
   public final int memoryPeriodSeconds;
@@ -169,6 +179,7 @@ public final class SensorProperties {
     minNetworkActivitySeconds = values.get(MIN_NETWORK_ACTIVITY_SECONDS);
     spoolBytes = values.get(SPOOL_BYTES);
     probeFromAnyone = values.get(PROBE_FROM_ANYONE);
+    probeKeyFile = values.get(PROBE_KEY_FILE);
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);

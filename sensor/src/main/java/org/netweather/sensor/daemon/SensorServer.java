@@ -18,6 +18,7 @@ import org.netweather.sensor.Ticker;
 import org.netweather.sensor.clique.CliqueOptions;
 import org.netweather.sensor.clique.CliqueRegistry;
 import org.netweather.sensor.clique.CliqueScheduler;
+import org.netweather.sensor.probe.ProbeKey;
 import org.netweather.sensor.probe.ProbeServer;
 import org.netweather.sensor.probe.ProbeServerOptions;
 import org.netweather.sensor.spool.Spool;
@@ -71,7 +72,11 @@ public final class SensorServer implements AutoCloseable {
           Spool spool =
               daemon.own(
                   Spool.open(Path.of(props.dataDir, "spool"), SpoolOptions.of(props.spoolBytes)));
-          SkillSet skills = SkillSet.create();
+          ProbeKey probeKey =
+              props.probeKeyFile.isEmpty()
+                  ? null
+                  : ProbeKey.fromFile(Path.of(props.probeKeyFile), System::currentTimeMillis);
+          SkillSet skills = SkillSet.create(probeKey);
           SensorMetrics metrics = SensorMetrics.forDaemon(daemon.name(), skills.all().keySet());
           // Closed before the spool: a scrape never reads a closed one.
           daemon.own(SensorMetrics.gauges(daemon.name(), spool));
@@ -97,9 +102,10 @@ public final class SensorServer implements AutoCloseable {
                   new ProbeServer(
                       skills.group(),
                       ProbeServerOptions.defaults(
-                          props.bind.isEmpty()
-                              ? new InetSocketAddress(props.probePort)
-                              : new InetSocketAddress(props.bind, props.probePort)),
+                              props.bind.isEmpty()
+                                  ? new InetSocketAddress(props.probePort)
+                                  : new InetSocketAddress(props.bind, props.probePort))
+                          .withKey(probeKey),
                       props.probeFromAnyone ? a -> true : peers::isSensorAddress,
                       Ticker.system()));
           Delivery delivery = daemon.own(new Delivery(spool, client, scheduler));

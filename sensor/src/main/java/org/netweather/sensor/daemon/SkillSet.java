@@ -26,6 +26,7 @@ import org.netweather.sensor.plogp.PLogPSkill;
 import org.netweather.sensor.probe.ProbeClient;
 import org.netweather.sensor.probe.ProbeClientOptions;
 import org.netweather.sensor.probe.ProbeEventLoops;
+import org.netweather.sensor.probe.ProbeKey;
 import org.netweather.sensor.probe.TcpProbeSkill;
 
 /**
@@ -59,10 +60,16 @@ public final class SkillSet implements AutoCloseable {
   }
 
   public static SkillSet create() {
+    return create(null);
+  }
+
+  /** The skills, sealing every probe hello with {@code probeKey} (null: unsealed). */
+  public static SkillSet create(ProbeKey probeKey) {
     HostMetrics host = new OshiHostMetrics();
     EventLoopGroup group = ProbeEventLoops.create("probe", 1);
     Ticker ticker = Ticker.system();
-    ProbeClient client = new ProbeClient(group, ProbeClientOptions.defaults(), ticker);
+    ProbeClient client =
+        new ProbeClient(group, ProbeClientOptions.defaults().withKey(probeKey), ticker);
     // Interference experiments compute for seconds; one at a time is plenty.
     ExecutorService interference =
         Executors.newSingleThreadExecutor(new NamedThreadFactory("interference"));

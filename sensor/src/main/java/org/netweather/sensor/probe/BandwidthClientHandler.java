@@ -189,7 +189,7 @@ final class BandwidthClientHandler extends ChannelInboundHandlerAdapter {
       deadline.cancel(false);
     }
     double rate = estimator.bytesPerSecond();
-    long spent = ProbeHello.LENGTH + written + (long) marks * SinkMark.LENGTH;
+    long spent = options.helloBytes() + written + (long) marks * SinkMark.LENGTH;
     ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
     ctx.close();
     if (Double.isNaN(rate) || !(rate > 0)) {

@@ -38,7 +38,7 @@ final class BlockingEcho implements AutoCloseable {
   }
 
   /** Connects and sends the ECHO hello. */
-  static BlockingEcho open(InetSocketAddress peer, Duration timeout, Ticker ticker)
+  static BlockingEcho open(InetSocketAddress peer, Duration timeout, ProbeKey key, Ticker ticker)
       throws IOException {
     Socket s = new Socket();
     try {
@@ -47,10 +47,15 @@ final class BlockingEcho implements AutoCloseable {
       s.connect(resolved, (int) timeout.toMillis());
       s.setTcpNoDelay(true);
       s.setSoTimeout((int) timeout.toMillis());
-      ByteBuf hello = ProbeHello.echo().encode(UnpooledByteBufAllocator.DEFAULT);
-      byte[] bytes = new byte[hello.readableBytes()];
-      hello.readBytes(bytes);
-      hello.release();
+      byte[] bytes;
+      if (key != null) {
+        bytes = key.sealBytes(ProbeHello.echo());
+      } else {
+        ByteBuf hello = ProbeHello.echo().encode(UnpooledByteBufAllocator.DEFAULT);
+        bytes = new byte[hello.readableBytes()];
+        hello.readBytes(bytes);
+        hello.release();
+      }
       BlockingEcho e = new BlockingEcho(s, ticker);
       e.out.write(bytes);
       e.out.flush();

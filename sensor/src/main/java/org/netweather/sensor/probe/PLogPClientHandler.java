@@ -36,9 +36,15 @@ final class PLogPClientHandler extends ChannelInboundHandlerAdapter {
   private long start;
   private long sendDone = -1;
   private boolean helloSent;
+  private final int helloBytes;
   private long bytes;
 
   PLogPClientHandler(Ticker ticker) {
+    this(ticker, ProbeHello.LENGTH);
+  }
+
+  PLogPClientHandler(Ticker ticker, int helloBytes) {
+    this.helloBytes = helloBytes;
     this.ticker = ticker;
   }
 
@@ -60,7 +66,7 @@ final class PLogPClientHandler extends ChannelInboundHandlerAdapter {
   private void sendHello() {
     if (!helloSent) {
       helloSent = true;
-      bytes += ProbeHello.LENGTH;
+      bytes += helloBytes;
       ctx.writeAndFlush(ProbeHello.plogp().encode(ctx.alloc()), ctx.voidPromise());
     }
   }

@@ -121,10 +121,10 @@ public final class ProbeClient implements AutoCloseable {
             try {
               BlockingEcho echo = echoes.get(peer);
               if (echo == null || !echo.isOpen()) {
-                echo = BlockingEcho.open(peer, options.timeout(), ticker);
+                echo = BlockingEcho.open(peer, options.timeout(), options.key(), ticker);
                 echoes.put(peer, echo);
               }
-              long hello = echo.takeFresh() ? ProbeHello.LENGTH : 0;
+              long hello = echo.takeFresh() ? options.helloBytes() : 0;
               long[] rtts = echo.ping(pings);
               result.complete(
                   latencyReading(
@@ -203,7 +203,7 @@ public final class ProbeClient implements AutoCloseable {
    * on it fails after {@link ProbeClientOptions#timeout()}.
    */
   public CompletableFuture<PLogPConnection> plogp(InetSocketAddress peer) {
-    PLogPClientHandler h = new PLogPClientHandler(ticker);
+    PLogPClientHandler h = new PLogPClientHandler(ticker, options.helloBytes());
     return connect(peer, (ch, rtt) -> ch.pipeline().addLast("plogp", h))
         .thenApply(c -> new PLogPConnection(c.channel(), h, options.timeout().toNanos()));
   }
@@ -248,6 +248,9 @@ public final class ProbeClient implements AutoCloseable {
                     long took = ticker.nanoTime() - start;
                     if (cf.isSuccess()) {
                       try {
+                        if (options.key() != null) {
+                          ch.pipeline().addFirst("seal", new HelloSealer(options.key()));
+                        }
                         setup.accept(ch, took);
                       } catch (RuntimeException e) {
                         ch.close();

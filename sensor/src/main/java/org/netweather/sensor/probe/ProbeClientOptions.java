@@ -18,6 +18,7 @@ import java.time.Duration;
  * @param tolerance relative difference of the last two quarters' rates that counts as converged
  *     (default 0.03)
  * @param maxTransferBytes most payload one interference transfer may move (default 1 GiB)
+ * @param key the site's probe key, to seal every hello with (default none: unsealed hellos)
  */
 public record ProbeClientOptions(
     Duration timeout,
@@ -27,7 +28,8 @@ public record ProbeClientOptions(
     Duration maxTrain,
     long maxTrainBytes,
     double tolerance,
-    long maxTransferBytes) {
+    long maxTransferBytes,
+    ProbeKey key) {
 
   public ProbeClientOptions {
     if (latencyPings < 1) {
@@ -51,12 +53,46 @@ public record ProbeClientOptions(
         Duration.ofMillis(800),
         64L << 20,
         0.03,
-        1L << 30);
+        1L << 30,
+        null);
+  }
+
+  /** These options sealing hellos with {@code key} (null: unsealed). */
+  public ProbeClientOptions withKey(ProbeKey key) {
+    return new ProbeClientOptions(
+        timeout,
+        latencyPings,
+        markInterval,
+        minTrain,
+        maxTrain,
+        maxTrainBytes,
+        tolerance,
+        maxTransferBytes,
+        key);
+  }
+
+  /** These options with another experiment deadline. */
+  public ProbeClientOptions withTimeout(Duration timeout) {
+    return new ProbeClientOptions(
+        timeout,
+        latencyPings,
+        markInterval,
+        minTrain,
+        maxTrain,
+        maxTrainBytes,
+        tolerance,
+        maxTransferBytes,
+        key);
+  }
+
+  /** Bytes of the hello each connection opens with. */
+  public int helloBytes() {
+    return key == null ? ProbeHello.LENGTH : ProbeKey.SEALED_LENGTH;
   }
 
   /** These options with other train caps, e.g. for tests on loopback. */
   public ProbeClientOptions withTrain(Duration min, Duration max, long maxBytes) {
     return new ProbeClientOptions(
-        timeout, latencyPings, markInterval, min, max, maxBytes, tolerance, maxTransferBytes);
+        timeout, latencyPings, markInterval, min, max, maxBytes, tolerance, maxTransferBytes, key);
   }
 }

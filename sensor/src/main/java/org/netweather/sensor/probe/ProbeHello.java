@@ -81,6 +81,11 @@ public record ProbeHello(ProbeMode mode, long arg32, long arg64) {
    * @throws IllegalArgumentException if the magic, version or mode is wrong
    */
   public static ProbeHello decode(ByteBuf in) {
+    return decode(in, VERSION);
+  }
+
+  /** As {@link #decode(ByteBuf)}, for a hello of {@code expectedVersion} (2: sealed). */
+  static ProbeHello decode(ByteBuf in, int expectedVersion) {
     int magic = in.readUnsignedShort();
     int version = in.readUnsignedByte();
     int code = in.readUnsignedByte();
@@ -90,7 +95,7 @@ public record ProbeHello(ProbeMode mode, long arg32, long arg64) {
       throw new IllegalArgumentException(
           "not a probe hello: magic 0x" + Integer.toHexString(magic));
     }
-    if (version != VERSION) {
+    if (version != expectedVersion) {
       throw new IllegalArgumentException("unsupported probe version " + version);
     }
     ProbeMode mode = ProbeMode.fromCode(code);

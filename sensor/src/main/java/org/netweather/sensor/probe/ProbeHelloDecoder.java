@@ -53,13 +53,29 @@ final class ProbeHelloDecoder extends ByteToMessageDecoder {
     if (in.readableBytes() < ProbeHello.LENGTH) {
       return;
     }
+    boolean sealed = in.getUnsignedByte(in.readerIndex() + 2) == ProbeKey.VERSION;
+    if (sealed && in.readableBytes() < ProbeKey.SEALED_LENGTH) {
+      return;
+    }
     ProbeHello hello;
     try {
-      hello = ProbeHello.decode(in);
+      ProbeKey key = options.key();
+      if (key != null) {
+        if (!sealed) {
+          throw new IllegalArgumentException("unsealed probe hello; this server needs the key");
+        }
+        hello = key.open(in);
+      } else if (sealed) {
+        // A server without a key serves anyone its allow-list lets in; the seal changes nothing.
+        hello = ProbeHello.decode(in, ProbeKey.VERSION);
+        in.skipBytes(ProbeKey.SEALED_LENGTH - ProbeHello.LENGTH);
+      } else {
+        hello = ProbeHello.decode(in);
+      }
     } catch (IllegalArgumentException e) {
       LOG.log(
-          System.Logger.Level.DEBUG,
-          "bad probe hello from {0}: {1}",
+          options.key() != null ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+          "refused probe hello from {0}: {1}",
           ctx.channel().remoteAddress(),
           e.getMessage());
       in.skipBytes(in.readableBytes());

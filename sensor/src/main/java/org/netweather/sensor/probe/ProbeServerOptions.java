@@ -17,6 +17,7 @@ import java.time.Duration;
  * @param minMarkInterval floor on the sink mark interval a client may ask for (default 1 ms)
  * @param maxSinkBytes bytes one sink connection may send before it is cut off (default 1 GiB)
  * @param maxSourceBytes bytes one source connection may ask for (default 1 GiB)
+ * @param key the site's probe key: when set, only hellos sealed with it are served (default none)
  */
 public record ProbeServerOptions(
     InetSocketAddress bind,
@@ -25,7 +26,8 @@ public record ProbeServerOptions(
     Duration idleTimeout,
     Duration minMarkInterval,
     long maxSinkBytes,
-    long maxSourceBytes) {
+    long maxSourceBytes,
+    ProbeKey key) {
 
   public ProbeServerOptions {
     if (receiveBufferBytes < 0) {
@@ -45,6 +47,20 @@ public record ProbeServerOptions(
         Duration.ofMinutes(10),
         Duration.ofMillis(1),
         1L << 30,
-        1L << 30);
+        1L << 30,
+        null);
+  }
+
+  /** These options serving only hellos sealed with {@code key} (null: any hello). */
+  public ProbeServerOptions withKey(ProbeKey key) {
+    return new ProbeServerOptions(
+        bind,
+        receiveBufferBytes,
+        helloTimeout,
+        idleTimeout,
+        minMarkInterval,
+        maxSinkBytes,
+        maxSourceBytes,
+        key);
   }
 }

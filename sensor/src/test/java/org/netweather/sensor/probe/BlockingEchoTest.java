@@ -45,6 +45,7 @@ class BlockingEchoTest {
           BlockingEcho.open(
               new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()),
               Duration.ofSeconds(5),
+              null,
               Ticker.system())) {
         assertTrue(echo.takeFresh());
         long[] rtts = echo.ping(3);
@@ -71,6 +72,7 @@ class BlockingEchoTest {
           BlockingEcho.open(
               new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()),
               Duration.ofSeconds(5),
+              null,
               Ticker.system())) {
         assertThrows(java.io.IOException.class, () -> echo.ping(3));
       }

@@ -56,7 +56,8 @@ class ProbeLoopbackTest {
             Duration.ofMillis(800),
             256L << 20,
             0.03,
-            1L << 30);
+            1L << 30,
+            null);
     client = new ProbeClient(loops, options, Ticker.system());
     peer = server.address();
   }
