@@ -426,6 +426,60 @@ public final class NetWeatherClient implements AutoCloseable {
 
   // ---- any daemon ----
 
+  /**
+   * What the daemon at {@code address} says to a health check, and the identity its certificate
+   * proves when the connection is TLS; not retried.
+   */
+  public DaemonHealth identifiedHealth(String address, Duration timeout) {
+    java.util.concurrent.atomic.AtomicReference<javax.net.ssl.SSLSession> tls =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    io.grpc.ClientInterceptor peek =
+        new io.grpc.ClientInterceptor() {
+          @Override
+          public <Q, R> io.grpc.ClientCall<Q, R> interceptCall(
+              io.grpc.MethodDescriptor<Q, R> method,
+              io.grpc.CallOptions options,
+              io.grpc.Channel next) {
+            return new io.grpc.ForwardingClientCall.SimpleForwardingClientCall<>(
+                next.newCall(method, options)) {
+              @Override
+              public void start(Listener<R> listener, io.grpc.Metadata headers) {
+                io.grpc.ClientCall<Q, R> call = this;
+                super.start(
+                    new io.grpc.ForwardingClientCallListener.SimpleForwardingClientCallListener<>(
+                        listener) {
+                      @Override
+                      public void onHeaders(io.grpc.Metadata h) {
+                        tls.set(call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_SSL_SESSION));
+                        super.onHeaders(h);
+                      }
+                    },
+                    headers);
+              }
+            };
+          }
+        };
+    HealthCheckResponse.ServingStatus status =
+        HealthGrpc.newBlockingStub(io.grpc.ClientInterceptors.intercept(channel(address), peek))
+            .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .check(HealthCheckRequest.getDefaultInstance())
+            .getStatus();
+    javax.net.ssl.SSLSession session = tls.get();
+    if (session == null) {
+      return new DaemonHealth(status, false, "");
+    }
+    String identity = "";
+    try {
+      java.security.cert.Certificate[] chain = session.getPeerCertificates();
+      if (chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate cert) {
+        identity = DaemonHealth.identityOf(cert);
+      }
+    } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+      identity = "";
+    }
+    return new DaemonHealth(status, true, identity);
+  }
+
   /** What the standard health service of the daemon at {@code address} says; not retried. */
   public HealthCheckResponse.ServingStatus health(String address, Duration timeout) {
     return HealthGrpc.newBlockingStub(channel(address))

@@ -97,6 +97,24 @@ class SecuredSiteTest {
                     .build()));
         assertEquals(0.75, ops.last("cpu.availability:alpha", 1).getPoints(0).getValue(), 1e-12);
         assertEquals(1, memory.store().count("cpu.availability:alpha"));
+        // nws status shows who answers at each address.
+        org.netweather.client.DaemonHealth health =
+            ops.identifiedHealth("localhost:" + memory.getPort(), Duration.ofSeconds(5));
+        assertTrue(health.tls());
+        assertEquals("memory@localhost", health.identity());
+
+        // Bad input is refused whoever sends it: an absurd value, a filter nested too deep.
+        StatusRuntimeException absurd =
+            assertThrows(
+                StatusRuntimeException.class,
+                () -> ops.put("tcp.bandwidth:alpha->beta", List.of(point(1e308))));
+        assertEquals(Status.Code.INVALID_ARGUMENT, absurd.getStatus().getCode());
+        assertEquals(0, memory.store().count("tcp.bandwidth:alpha->beta"));
+        StatusRuntimeException deep =
+            assertThrows(
+                StatusRuntimeException.class,
+                () -> ops.search("(&".repeat(5_000) + "(kind=memory)" + ")".repeat(5_000)));
+        assertEquals(Status.Code.INVALID_ARGUMENT, deep.getStatus().getCode());
 
         for (ChannelCredentials bad :
             List.of(InsecureChannelCredentials.create(), client(stranger, ca))) {
@@ -130,6 +148,20 @@ class SecuredSiteTest {
           assertEquals(Status.Code.PERMISSION_DENIED, forged.getStatus().getCode());
           assertEquals(0, memory.store().count("cpu.availability:beta"));
           assertEquals(1, memory.store().count("tcp.latency:alpha->beta"));
+          // Cliques are the admin's: a sensor cannot aim the site's probes.
+          StatusRuntimeException tamper =
+              assertThrows(
+                  StatusRuntimeException.class,
+                  () ->
+                      alpha.putClique(
+                          org.netweather.api.v1.Clique.newBuilder()
+                              .setName("lab")
+                              .addMembers("alpha")
+                              .addMembers("127.0.0.1:9999")
+                              .setPeriodSeconds(60)
+                              .build()));
+          assertEquals(Status.Code.PERMISSION_DENIED, tamper.getStatus().getCode());
+          assertTrue(alpha.cliques("alpha").isEmpty(), "no clique was made");
         }
         io.grpc.ManagedChannel asAlpha =
             io.grpc.Grpc.newChannelBuilder(nameserver, client(sensorAlpha, ca)).build();

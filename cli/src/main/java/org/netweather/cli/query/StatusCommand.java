@@ -12,6 +12,7 @@ import org.netweather.api.v1.Registration;
 import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.cli.output.Output;
+import org.netweather.client.DaemonHealth;
 import org.netweather.client.NetWeatherClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,8 +20,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code nws status}: every registered daemon and what its health service says. */
-@Command(name = "status", description = "List every registered daemon with its health.")
+/**
+ * {@code nws status}: every registered daemon, what its health service says, and whether it speaks
+ * TLS with the identity its certificate proves.
+ */
+@Command(
+    name = "status",
+    description = "List every registered daemon with its health, TLS and certified identity.")
 public class StatusCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;
@@ -37,7 +43,10 @@ public class StatusCommand implements Callable<Integer> {
         row.put("name", r.getName());
         row.put("kind", r.getKind());
         row.put("address", r.getAddress());
-        row.put("health", health(client, r.getAddress()));
+        DaemonHealth h = health(client, r.getAddress());
+        row.put("health", h == null ? unreachable.get(r.getAddress()) : h.status().name());
+        row.put("tls", h != null && h.tls());
+        row.put("identity", h == null ? "" : h.identity());
         row.put("expires_ms", r.getExpiresMs());
         rows.add(row);
       }
@@ -45,8 +54,16 @@ public class StatusCommand implements Callable<Integer> {
       if (json) {
         out.println(JsonWriter.write(Map.of("daemons", rows)));
       } else {
-        Output.Table t = new Output.Table("NAME", "KIND", "ADDRESS", "HEALTH");
-        rows.forEach(r -> t.row(r.get("name"), r.get("kind"), r.get("address"), r.get("health")));
+        Output.Table t = new Output.Table("NAME", "KIND", "ADDRESS", "HEALTH", "TLS", "IDENTITY");
+        rows.forEach(
+            r ->
+                t.row(
+                    r.get("name"),
+                    r.get("kind"),
+                    r.get("address"),
+                    r.get("health"),
+                    Boolean.TRUE.equals(r.get("tls")) ? "yes" : "no",
+                    r.get("identity")));
         t.print(out);
       }
       out.flush();
@@ -54,11 +71,14 @@ public class StatusCommand implements Callable<Integer> {
     }
   }
 
-  private static String health(NetWeatherClient client, String address) {
+  private final Map<String, String> unreachable = new java.util.HashMap<>();
+
+  private DaemonHealth health(NetWeatherClient client, String address) {
     try {
-      return client.health(address, Duration.ofSeconds(2)).name();
+      return client.identifiedHealth(address, Duration.ofSeconds(2));
     } catch (StatusRuntimeException e) {
-      return "UNREACHABLE (" + e.getStatus().getCode() + ")";
+      unreachable.put(address, "UNREACHABLE (" + e.getStatus().getCode() + ")");
+      return null;
     }
   }
 }
