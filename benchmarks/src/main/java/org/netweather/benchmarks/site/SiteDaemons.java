@@ -1,10 +1,12 @@
 package org.netweather.benchmarks.site;
 
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.netweather.client.NetWeatherClient;
 
 /**
@@ -26,12 +29,35 @@ final class SiteDaemons {
   final DaemonProcess memory;
   final DaemonProcess forecaster;
   final DaemonProcess proxy;
+  private final ChannelCredentials credentials;
 
   SiteDaemons(Path home, Path dir, SiteOptions options) throws IOException {
+    this(
+        home,
+        dir,
+        options.consolidationSeconds(),
+        SitePlan.cluster(0, options.clusterHosts()),
+        role -> "",
+        InsecureChannelCredentials.create());
+  }
+
+  /**
+   * As above, with {@code extra} configuration lines for each role (e.g. TLS files) and the
+   * credentials to check each daemon's health with.
+   */
+  SiteDaemons(
+      Path home,
+      Path dir,
+      int consolidationSeconds,
+      String cluster,
+      Function<String, String> extra,
+      ChannelCredentials credentials)
+      throws IOException {
+    this.credentials = credentials;
     Files.createDirectories(dir);
     int ns = freePort();
     String nsAddress = "localhost:" + ns;
-    nameserver = daemon(home, dir, "nameserver", "nameserver", ns, true, "");
+    nameserver = daemon(home, dir, "nameserver", "nameserver", ns, true, extra.apply("nameserver"));
     memory =
         daemon(
             home,
@@ -45,8 +71,9 @@ final class SiteDaemons {
                 + "\n"
                 + "maxNewSeriesPerCallerPerMinute: 100000000\n"
                 + "consolidationIntervalSeconds: "
-                + options.consolidationSeconds()
-                + "\n");
+                + consolidationSeconds
+                + "\n"
+                + extra.apply("memory"));
     forecaster =
         daemon(
             home,
@@ -55,7 +82,7 @@ final class SiteDaemons {
             "forecaster",
             freePort(),
             false,
-            "nameserver: " + nsAddress + "\n");
+            "nameserver: " + nsAddress + "\n" + extra.apply("forecaster"));
     proxy =
         daemon(
             home,
@@ -68,8 +95,9 @@ final class SiteDaemons {
                 + nsAddress
                 + "\n"
                 + "cluster: "
-                + SitePlan.cluster(0, options.clusterHosts())
-                + "\n");
+                + cluster
+                + "\n"
+                + extra.apply("proxy"));
   }
 
   private static DaemonProcess daemon(
@@ -94,12 +122,12 @@ final class SiteDaemons {
   /** Starts all four, the nameserver first, and waits until each answers SERVING. */
   void start(NetWeatherClient admin) throws IOException, InterruptedException {
     nameserver.start();
-    awaitServing(nameserver, Duration.ofMinutes(2));
+    awaitServing(nameserver, Duration.ofMinutes(2), credentials);
     for (DaemonProcess d : List.of(memory, forecaster, proxy)) {
       d.start();
     }
     for (DaemonProcess d : List.of(memory, forecaster, proxy)) {
-      awaitServing(d, Duration.ofMinutes(2));
+      awaitServing(d, Duration.ofMinutes(2), credentials);
     }
     await(
         "the memory-host and forecaster registering",
@@ -115,6 +143,11 @@ final class SiteDaemons {
    * would be counted as the daemon's restart time.
    */
   static long awaitServing(DaemonProcess d, Duration timeout) throws InterruptedException {
+    return awaitServing(d, timeout, InsecureChannelCredentials.create());
+  }
+
+  static long awaitServing(DaemonProcess d, Duration timeout, ChannelCredentials credentials)
+      throws InterruptedException {
     await(
         d.label + " serving (log: " + d.log() + ")",
         timeout,
@@ -122,7 +155,7 @@ final class SiteDaemons {
           if (!d.alive()) {
             throw new IllegalStateException(d.label + " exited; see " + d.log());
           }
-          ManagedChannel ch = NettyChannelBuilder.forTarget(d.address()).usePlaintext().build();
+          ManagedChannel ch = Grpc.newChannelBuilder(d.address(), credentials).build();
           try {
             return HealthGrpc.newBlockingStub(ch)
                     .withDeadlineAfter(5, TimeUnit.SECONDS)
