@@ -185,6 +185,42 @@ class SecuredSiteTest {
         } finally {
           asAlpha.shutdownNow();
         }
+        // A sensor with its own certificate registers (its address answering as itself) and
+        // delivers its host's measurements over TLS.
+        Path[] sensorLocal = certs.issue("site-ca", "sensor-local", "localhost", "sensor");
+        org.netweather.sensor.daemon.SensorProperties sp =
+            org.netweather.sensor.daemon.SensorProperties.defaults()
+                .with(org.netweather.sensor.daemon.SensorProperties.HOST, "localhost")
+                .with(org.netweather.sensor.daemon.SensorProperties.PORT, 0)
+                .with(org.netweather.sensor.daemon.SensorProperties.PROBE_PORT, 0)
+                .with(org.netweather.sensor.daemon.SensorProperties.METRICS_PORT, -1)
+                .with(org.netweather.sensor.daemon.SensorProperties.NAMESERVER, nameserver)
+                .with(
+                    org.netweather.sensor.daemon.SensorProperties.DATA_DIR,
+                    dir.resolve("sensor").toString())
+                .with(org.netweather.sensor.daemon.SensorProperties.CPU_PERIOD_SECONDS, 1)
+                .with(org.netweather.sensor.daemon.SensorProperties.DELIVERY_INTERVAL_MS, 200L)
+                .with(
+                    org.netweather.sensor.daemon.SensorProperties.TLS_CERT,
+                    sensorLocal[0].toString())
+                .with(
+                    org.netweather.sensor.daemon.SensorProperties.TLS_KEY,
+                    sensorLocal[1].toString())
+                .with(org.netweather.sensor.daemon.SensorProperties.TLS_CA, ca.toString());
+        try (DaemonTransport sensorTransport = DaemonTransport.of(sp.tls());
+            org.netweather.sensor.daemon.SensorServer sensor =
+                org.netweather.sensor.daemon.SensorServer.start(
+                    sp, sensorTransport.server("", 0), sensorTransport.channels())) {
+          long deadline = System.currentTimeMillis() + 30_000;
+          while (memory.store().count("cpu.availability:localhost") == 0
+              && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+          }
+          assertTrue(memory.store().count("cpu.availability:localhost") > 0, "delivered over TLS");
+          assertEquals(
+              "localhost:" + sensor.getPort(), ops.lookup("sensor@localhost").getAddress());
+        }
+
         // Refusals are counted by method and code.
         assertTrue(
             refusals("Append") >= 1, "a refused Append is counted in netweather_rpc_server_calls");
