@@ -11,6 +11,7 @@ import org.netweather.cli.daemon.MemoryCommand;
 import org.netweather.cli.daemon.NameserverCommand;
 import org.netweather.cli.daemon.ProbeServerCommand;
 import org.netweather.cli.daemon.ProxyCommand;
+import org.netweather.cli.daemon.ReadyCommand;
 import org.netweather.cli.daemon.SensorCommand;
 import org.netweather.cli.daemon.UpCommand;
 import org.netweather.cli.forecast.EvaluateCommand;
@@ -38,7 +39,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "nws",
     mixinStandardHelpOptions = true,
-    version = "NetWeather 0.1.0",
+    versionProvider = VersionProvider.class,
     // Every subcommand gets --help and --version.
     scope = ScopeType.INHERIT,
     description = "NetWeather: measure, store and forecast what a new job would get.",
@@ -61,6 +62,7 @@ import picocli.CommandLine.Spec;
       EvaluateCommand.class,
       SnapshotCommand.class,
       StatusCommand.class,
+      ReadyCommand.class,
       ScheduleCommand.class,
       ConfigCommand.class,
       CertsCommand.class,

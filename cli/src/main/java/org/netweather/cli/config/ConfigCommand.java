@@ -20,12 +20,12 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "config",
     description = "Show the daemons' configuration.",
-    subcommands = {ShowCommand.class, ReferenceCommand.class})
+    subcommands = {ShowCommand.class, ReferenceCommand.class, ExampleCommand.class})
 public final class ConfigCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   /** The commands that run from a configuration, by the name {@code config show} takes. */
-  static Map<String, Supplier<ConfiguredCommand>> daemons() {
+  public static Map<String, Supplier<ConfiguredCommand>> daemons() {
     Map<String, Supplier<ConfiguredCommand>> out = new LinkedHashMap<>();
     out.put("nameserver", NameserverCommand::new);
     out.put("memory-host", MemoryCommand::new);
