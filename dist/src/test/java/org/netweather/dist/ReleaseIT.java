@@ -170,6 +170,60 @@ class ReleaseIT {
   }
 
   @Test
+  void ociImage_namesItsEntrypoint_andItsFileSystemRunsNwsOnItsOwn() throws Exception {
+    Path image = TARGET.resolve(TARBALL.getFileName().toString().replace(".tar.gz", "-oci.tar"));
+    assertTrue(Files.isRegularFile(image), "the build made " + image);
+    Path layout = Files.createDirectories(unpacked.resolve("oci"));
+    Run tar = run(layout, 120, "tar", "-xf", image.toString());
+    assertEquals(0, tar.exit(), tar.output());
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    var index = json.readTree(layout.resolve("index.json").toFile());
+    var manifest =
+        json.readTree(blob(layout, index.get("manifests").get(0).get("digest").asText()).toFile());
+    var config =
+        json.readTree(blob(layout, manifest.get("config").get("digest").asText()).toFile())
+            .get("config");
+    List<String> entrypoint = new ArrayList<>();
+    config.get("Entrypoint").forEach(e -> entrypoint.add(e.asText()));
+    assertEquals("/opt/java/bin/java", entrypoint.get(0));
+    assertEquals("org.netweather.launcher.Nws", entrypoint.get(entrypoint.size() - 1));
+    assertEquals("[\"up\",\"--listen-all\"]", config.get("Cmd").toString());
+    assertEquals("65532:65532", config.get("User").asText());
+
+    // The layers, unpacked in order, are a file system that runs nws with nothing from this
+    // machine: what a container runtime would do, with /dev and /proc mounted.
+    assumeTrue(
+        "root".equals(System.getProperty("user.name")) && present("unshare") && present("chroot"),
+        "needs root, unshare and chroot to run the image's file system");
+    Path root = Files.createDirectories(unpacked.resolve("image-root"));
+    for (var layer : manifest.get("layers")) {
+      Run x = run(root, 120, "tar", "-xzf", blob(layout, layer.get("digest").asText()).toString());
+      assertEquals(0, x.exit(), x.output());
+    }
+    String command = String.join(" ", entrypoint).replace("/app/libs/*", "'/app/libs/*'");
+    Run version =
+        run(
+            root,
+            120,
+            "unshare",
+            "--mount",
+            "--fork",
+            "sh",
+            "-c",
+            "mount --rbind /dev dev && mount -t proc proc proc && LD_LIBRARY_PATH=/opt/java/lib"
+                + " exec chroot --userspec=65532:65532 . "
+                + command
+                + " --version");
+    assertEquals(0, version.exit(), version.output());
+    assertTrue(version.output().startsWith("NetWeather "), version.output());
+  }
+
+  private static Path blob(Path layout, String digest) {
+    return layout.resolve("blobs/" + digest.replace(':', '/'));
+  }
+
+  @Test
   @Timeout(600)
   void release_installedOnThreeNamespacedHosts_measuresStoresForecastsAndServes() throws Exception {
     assumeTrue(
