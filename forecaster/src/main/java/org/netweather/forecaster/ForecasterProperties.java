@@ -4,6 +4,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.logging.LogSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -40,20 +41,21 @@ public final class ForecasterProperties {
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
-          "forecaster",
-          PORT,
-          METRICS_PORT,
-          NAMESERVER,
-          NAME,
-          HOST,
-          TTL_SECONDS,
-          DISCOVERY_MS,
-          BURN_IN,
-          MAX_WATCHES,
-          MAX_WATCHES_PER_CALLER,
-          TLS_CERT,
-          TLS_KEY,
-          TLS_CA);
+              "forecaster",
+              PORT,
+              METRICS_PORT,
+              NAMESERVER,
+              NAME,
+              HOST,
+              TTL_SECONDS,
+              DISCOVERY_MS,
+              BURN_IN,
+              MAX_WATCHES,
+              MAX_WATCHES_PER_CALLER,
+              TLS_CERT,
+              TLS_KEY,
+              TLS_CA)
+          .plus(LogSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;

@@ -6,6 +6,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.logging.LogSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -77,26 +78,27 @@ public final class MemoryHostProperties {
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
-          "memory-host",
-          PORT,
-          METRICS_PORT,
-          DATA_DIR,
-          RAW_POINTS,
-          RAW_MAX_AGE_SECONDS,
-          MAX_SERIES,
-          MAX_NEW_SERIES_PER_CALL,
-          MAX_NEW_SERIES_PER_CALLER_PER_MINUTE,
-          CONSOLIDATION_INTERVAL_SECONDS,
-          MAX_WATCHES,
-          MAX_WATCHES_PER_CALLER,
-          NAMESERVER,
-          NAME,
-          HOST,
-          TTL_SECONDS,
-          CLUSTER,
-          TLS_CERT,
-          TLS_KEY,
-          TLS_CA);
+              "memory-host",
+              PORT,
+              METRICS_PORT,
+              DATA_DIR,
+              RAW_POINTS,
+              RAW_MAX_AGE_SECONDS,
+              MAX_SERIES,
+              MAX_NEW_SERIES_PER_CALL,
+              MAX_NEW_SERIES_PER_CALLER_PER_MINUTE,
+              CONSOLIDATION_INTERVAL_SECONDS,
+              MAX_WATCHES,
+              MAX_WATCHES_PER_CALLER,
+              NAMESERVER,
+              NAME,
+              HOST,
+              TTL_SECONDS,
+              CLUSTER,
+              TLS_CERT,
+              TLS_KEY,
+              TLS_CA)
+          .plus(LogSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;

@@ -4,6 +4,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.logging.LogSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -55,18 +56,19 @@ public final class NameserverProperties {
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
-          "nameserver",
-          PORT,
-          METRICS_PORT,
-          DATA_DIR,
-          HOST,
-          MAX_WATCHES,
-          MAX_WATCHES_PER_CALLER,
-          MAX_REGISTRATIONS_PER_CALLER,
-          WATCH_QUEUE,
-          TLS_CERT,
-          TLS_KEY,
-          TLS_CA);
+              "nameserver",
+              PORT,
+              METRICS_PORT,
+              DATA_DIR,
+              HOST,
+              MAX_WATCHES,
+              MAX_WATCHES_PER_CALLER,
+              MAX_REGISTRATIONS_PER_CALLER,
+              WATCH_QUEUE,
+              TLS_CERT,
+              TLS_KEY,
+              TLS_CA)
+          .plus(LogSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;

@@ -5,6 +5,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.logging.LogSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -56,21 +57,22 @@ public final class ProxyProperties {
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
-          "proxy",
-          PORT,
-          METRICS_PORT,
-          NAMESERVER,
-          CLUSTER,
-          HOSTS,
-          HOST,
-          TTL_SECONDS,
-          DISCOVERY_MS,
-          STALE_FACTOR,
-          MIN_STALE_MS,
-          DEFAULT_STALE_MS,
-          TLS_CERT,
-          TLS_KEY,
-          TLS_CA);
+              "proxy",
+              PORT,
+              METRICS_PORT,
+              NAMESERVER,
+              CLUSTER,
+              HOSTS,
+              HOST,
+              TTL_SECONDS,
+              DISCOVERY_MS,
+              STALE_FACTOR,
+              MIN_STALE_MS,
+              DEFAULT_STALE_MS,
+              TLS_CERT,
+              TLS_KEY,
+              TLS_CA)
+          .plus(LogSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;

@@ -65,9 +65,17 @@ public final class ExampleCommand implements Callable<Integer> {
       }
       String type = s.type().name() + (s.rules().isEmpty() ? "" : ", " + s.rules());
       b.append("# (").append(type).append(")\n");
-      b.append("#").append(s.key()).append(": ").append(s.show(s.defaultValue())).append('\n');
+      b.append("#").append(s.key()).append(": ").append(yaml(s)).append('\n');
     }
     return b.toString();
+  }
+
+  /** The default as YAML that reads back as the same value when the line is uncommented. */
+  private static <T> String yaml(Setting<T> s) {
+    if (s.defaultValue() instanceof java.util.List<?> list) {
+      return "[" + String.join(", ", list.stream().map(String::valueOf).toList()) + "]";
+    }
+    return s.show(s.defaultValue());
   }
 
   private static java.util.List<String> wrap(String text, int width) {

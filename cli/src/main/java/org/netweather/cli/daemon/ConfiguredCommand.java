@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.logging.Logs;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,6 +38,16 @@ public abstract class ConfiguredCommand implements Callable<Integer> {
    * @throws org.netweather.runtime.config.ConfigException naming the key and the source of a bad
    *     value
    */
+  /**
+   * The configuration, with this process's logging set up from its first section (the command's
+   * own, or {@code up}'s): what a daemon calls before it starts.
+   */
+  protected final List<ConfigValues> startConfiguration() {
+    List<ConfigValues> c = configuration();
+    Logs.apply(LogSettings.from(c.get(0)));
+    return c;
+  }
+
   public List<ConfigValues> configuration() {
     return List.of(
         ConfigFlags.apply(spec, schema, ConfigValues.builder(schema).file(config)).build());

@@ -17,7 +17,7 @@ public final class ForecasterCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    ForecasterProperties p = new ForecasterProperties(configuration().get(0));
+    ForecasterProperties p = new ForecasterProperties(startConfiguration().get(0));
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ForecasterServer f =

@@ -17,7 +17,7 @@ public final class MemoryCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    MemoryHostProperties p = new MemoryHostProperties(configuration().get(0));
+    MemoryHostProperties p = new MemoryHostProperties(startConfiguration().get(0));
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     MemoryHostServer m =

@@ -17,7 +17,7 @@ public final class NameserverCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    NameserverProperties p = new NameserverProperties(configuration().get(0));
+    NameserverProperties p = new NameserverProperties(startConfiguration().get(0));
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     NameserverServer ns =

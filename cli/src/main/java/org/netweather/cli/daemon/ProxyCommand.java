@@ -17,7 +17,7 @@ public final class ProxyCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    ProxyProperties p = new ProxyProperties(configuration().get(0));
+    ProxyProperties p = new ProxyProperties(startConfiguration().get(0));
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ProxyServer proxy =

@@ -18,7 +18,7 @@ public final class SensorCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    SensorProperties p = new SensorProperties(configuration().get(0));
+    SensorProperties p = new SensorProperties(startConfiguration().get(0));
     DaemonTransport transport = DaemonTransport.of(p.tls());
     NettyServerBuilder builder = transport.server(p.bind, p.port);
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);

@@ -17,6 +17,8 @@ import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
 import org.netweather.runtime.Channels;
 import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.logging.Logs;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
 import picocli.CommandLine.Command;
@@ -51,6 +53,7 @@ public final class UpCommand extends ConfiguredCommand {
   public Integer call() throws Exception {
     UpPlan plan = plan();
     plan.all(); // every section checked before anything starts
+    Logs.apply(LogSettings.from(plan.up()));
     String host = plan.host();
     Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll, "up-shutdown"));
     try {

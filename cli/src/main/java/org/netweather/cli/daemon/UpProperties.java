@@ -7,6 +7,7 @@ import org.netweather.proxy.ProxyProperties;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.logging.LogSettings;
 import org.netweather.sensor.daemon.SensorProperties;
 
 /**
@@ -51,18 +52,19 @@ final class UpProperties {
 
   static final ConfigSchema SCHEMA =
       ConfigSchema.of(
-          "up",
-          DATA_DIR,
-          HOST,
-          NAMESERVER_PORT,
-          MEMORY_PORT,
-          FORECASTER_PORT,
-          PROXY_PORT,
-          SENSOR_PORT,
-          PROBE_PORT,
-          METRICS_PORT,
-          CLUSTER,
-          LISTEN_ALL);
+              "up",
+              DATA_DIR,
+              HOST,
+              NAMESERVER_PORT,
+              MEMORY_PORT,
+              FORECASTER_PORT,
+              PROXY_PORT,
+              SENSOR_PORT,
+              PROBE_PORT,
+              METRICS_PORT,
+              CLUSTER,
+              LISTEN_ALL)
+          .plus(LogSettings.SETTINGS);
 
   private UpProperties() {}
 

@@ -32,6 +32,13 @@ public final class ConfigSchema {
     return new ConfigSchema(name, List.of(settings));
   }
 
+  /** This schema with {@code more} settings after its own (e.g. those every daemon shares). */
+  public ConfigSchema plus(List<Setting<?>> more) {
+    List<Setting<?>> all = new java.util.ArrayList<>(settings.values());
+    all.addAll(more);
+    return new ConfigSchema(name, all);
+  }
+
   public String name() {
     return name;
   }

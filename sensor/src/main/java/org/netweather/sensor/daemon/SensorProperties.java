@@ -4,6 +4,7 @@ import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
+import org.netweather.runtime.logging.LogSettings;
 import org.netweather.runtime.tls.TlsFiles;
 import org.netweather.sensor.spool.SpoolOptions;
 
@@ -107,29 +108,30 @@ public final class SensorProperties {
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
-          "sensor",
-          HOST,
-          ADVERTISE,
-          BIND,
-          PORT,
-          PROBE_PORT,
-          METRICS_PORT,
-          NAMESERVER,
-          DATA_DIR,
-          CLUSTER,
-          TTL_SECONDS,
-          CPU_PERIOD_SECONDS,
-          MEMORY_PERIOD_SECONDS,
-          CLIQUE_POLL_MS,
-          DELIVERY_INTERVAL_MS,
-          AD_HOC_PROBES_PER_MINUTE,
-          MIN_NETWORK_ACTIVITY_SECONDS,
-          SPOOL_BYTES,
-          PROBE_FROM_ANYONE,
-          PROBE_KEY_FILE,
-          TLS_CERT,
-          TLS_KEY,
-          TLS_CA);
+              "sensor",
+              HOST,
+              ADVERTISE,
+              BIND,
+              PORT,
+              PROBE_PORT,
+              METRICS_PORT,
+              NAMESERVER,
+              DATA_DIR,
+              CLUSTER,
+              TTL_SECONDS,
+              CPU_PERIOD_SECONDS,
+              MEMORY_PERIOD_SECONDS,
+              CLIQUE_POLL_MS,
+              DELIVERY_INTERVAL_MS,
+              AD_HOC_PROBES_PER_MINUTE,
+              MIN_NETWORK_ACTIVITY_SECONDS,
+              SPOOL_BYTES,
+              PROBE_FROM_ANYONE,
+              PROBE_KEY_FILE,
+              TLS_CERT,
+              TLS_KEY,
+              TLS_CA)
+          .plus(LogSettings.SETTINGS);
 
   public final String host;
   public final String advertise;
