@@ -46,10 +46,22 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
                 + s.getCause().getMessage()
                 + "); check --nameserver or $NWS_NAMESERVER";
       } else if (s.getCode() == Status.Code.UNAVAILABLE && s.getCause() != null) {
+        String cause = String.valueOf(s.getCause().getMessage());
+        // `nws up` is the fix only on this machine; elsewhere the daemon there must be started.
+        boolean local = cause.contains("localhost") || cause.contains("127.0.0.1");
         what =
             "cannot reach NetWeather ("
-                + s.getCause().getMessage()
-                + "); is it running? (bin/nws up)";
+                + cause
+                + (local
+                    ? "); is it running? (bin/nws up)"
+                    : "); is the nameserver running there? (check --nameserver)");
+      } else if (s.getCode() == Status.Code.INTERNAL
+          && s.getDescription() != null
+          && (s.getDescription().contains("http2 exception")
+              || s.getDescription().contains("HTTP/1"))) {
+        what =
+            "the address answered, but not with gRPC: is it a metrics port? (a nameserver"
+                + " listens on 8090 and serves metrics on 8099; check --nameserver)";
       } else if (s.getCode() == Status.Code.DEADLINE_EXCEEDED) {
         what = "no answer before the deadline (--timeout)";
       }

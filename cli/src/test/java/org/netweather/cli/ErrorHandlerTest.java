@@ -1,6 +1,8 @@
 package org.netweather.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -72,6 +74,28 @@ class ErrorHandlerTest {
     Leaf.toThrow = new IllegalStateException("broken");
     assertEquals(1, cmd.execute("leaf"));
     assertEquals("nws group leaf: broken\n", err.toString());
+  }
+
+  @Test
+  void unreachableDaemon_suggestsNwsUpOnlyOnThisMachine() {
+    fail(
+        io.grpc.Status.UNAVAILABLE
+            .withCause(new ConnectException("Connection refused: localhost/127.0.0.1:8090"))
+            .asRuntimeException());
+    assertTrue(err.toString().contains("(bin/nws up)"), err.toString());
+    err.getBuffer().setLength(0);
+    fail(
+        io.grpc.Status.UNAVAILABLE
+            .withCause(new ConnectException("Connection refused: ns1.lab/10.0.0.5:8090"))
+            .asRuntimeException());
+    assertTrue(err.toString().contains("check --nameserver"), err.toString());
+    assertFalse(err.toString().contains("nws up"), err.toString());
+  }
+
+  @Test
+  void aMetricsPortInsteadOfGrpc_isNamed() {
+    fail(io.grpc.Status.INTERNAL.withDescription("http2 exception").asRuntimeException());
+    assertTrue(err.toString().contains("not with gRPC: is it a metrics port?"), err.toString());
   }
 
   @Test

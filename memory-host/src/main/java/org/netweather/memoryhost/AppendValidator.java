@@ -51,8 +51,11 @@ final class AppendValidator {
                   + ": timestamp_ms "
                   + m.getTimestampMs()
                   + " is "
-                  + (m.getTimestampMs() - nowMs) / 1000
-                  + " s in the future (at most 60 s allowed)");
+                  + String.format(
+                      java.util.Locale.ROOT, "%.3f", (m.getTimestampMs() - nowMs) / 1000.0)
+                  + " s in the future (at most "
+                  + MAX_FUTURE_MS / 1000
+                  + " s allowed)");
         }
         String bad = name.checkValue(m.getValue());
         if (bad != null) {

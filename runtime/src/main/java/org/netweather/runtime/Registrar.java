@@ -98,6 +98,13 @@ public final class Registrar implements AutoCloseable {
     } catch (StatusRuntimeException e) {
       if (registered) {
         log.warn("nameserver unreachable for {}: {}", registration.getName(), e.getStatus());
+      } else {
+        // Not registered yet: say why on every try (repeats are folded into a count).
+        log.warn(
+            "cannot register {} with the nameserver at {}: {}",
+            registration.getName(),
+            stub.getChannel().authority(),
+            e.getStatus());
       }
       registered = false;
     } catch (RuntimeException e) {

@@ -10,6 +10,7 @@ import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.ErrorHandler;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.cli.output.Output;
+import org.netweather.client.Filters;
 import org.netweather.client.NetWeatherClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,24 +38,42 @@ public class CliqueCommand implements Callable<Integer> {
   }
 
   /** Parses 60, 60s, 5m, 1h into seconds. */
+  /** The longest clique period the nameserver accepts, a day. */
+  static final long MAX_PERIOD_SECONDS = 86_400;
+
+  /**
+   * A clique period: a whole number of seconds with an optional unit s, m, h or d, from 1 s to a
+   * day (what the nameserver accepts).
+   */
   static long seconds(String option, String text) {
     String t = text.strip();
-    long unit = 1;
-    if (t.endsWith("s")) {
-      t = t.substring(0, t.length() - 1);
-    } else if (t.endsWith("m")) {
-      unit = 60;
-      t = t.substring(0, t.length() - 1);
-    } else if (t.endsWith("h")) {
-      unit = 3600;
-      t = t.substring(0, t.length() - 1);
-    }
-    try {
-      return Long.parseLong(t) * unit;
-    } catch (NumberFormatException e) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,9})([smhd]?)").matcher(t);
+    if (!m.matches()) {
       throw new IllegalArgumentException(
-          option + " '" + text + "' is not a duration (e.g. 60s, 5m, 1h)");
+          option
+              + " '"
+              + cut(text)
+              + "' is not a duration: a whole number with s, m, h or d (60s, 5m, 1h)");
     }
+    long unit =
+        switch (m.group(2)) {
+          case "m" -> 60;
+          case "h" -> 3_600;
+          case "d" -> 86_400;
+          default -> 1;
+        };
+    long seconds = Long.parseLong(m.group(1)) * unit;
+    if (seconds < 1 || seconds > MAX_PERIOD_SECONDS) {
+      throw new IllegalArgumentException(
+          option + " " + text + " is outside 1s to 1d (" + MAX_PERIOD_SECONDS + " s)");
+    }
+    return seconds;
+  }
+
+  private static String cut(String text) {
+    return text.length() <= 40
+        ? text
+        : text.substring(0, 40) + "... (" + text.length() + " characters)";
   }
 
   /** {@code nws clique create NAME --members a,b,c --period 60s}. */
@@ -63,7 +82,7 @@ public class CliqueCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "NAME")
+    @Parameters(index = "0", paramLabel = "NAME", description = "The clique's name.")
     String name;
 
     @Option(
@@ -105,6 +124,17 @@ public class CliqueCommand implements Callable<Integer> {
                     + c.getPeriodSeconds()
                     + " s");
         out.flush();
+        // A typo in a member's name makes a clique that silently never probes that host.
+        for (String member : c.getMembersList()) {
+          if (client.search("(&(kind=sensor)(host=" + Filters.escape(member) + "))").isEmpty()) {
+            spec.commandLine()
+                .getErr()
+                .println(
+                    "warning: no sensor is registered for host "
+                        + member
+                        + " (yet); the clique probes it only once one is");
+          }
+        }
         return 0;
       }
     }
@@ -147,7 +177,7 @@ public class CliqueCommand implements Callable<Integer> {
     @Mixin ConnectionOptions connection;
     @Spec CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "NAME")
+    @Parameters(index = "0", paramLabel = "NAME", description = "The clique to delete.")
     String name;
 
     @Option(names = "--json", description = "Print a JSON document.")

@@ -32,7 +32,7 @@ public final class MemoryCommand extends ConfiguredCommand {
             + m.getPort()
             + ", data in "
             + p.dataDir
-            + ", registered with "
+            + ", registering with the nameserver at "
             + p.nameserver);
   }
 }

@@ -25,7 +25,10 @@ import picocli.CommandLine.Spec;
 public final class EvaluateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "DIR")
+  @Parameters(
+      index = "0",
+      paramLabel = "DIR",
+      description = "A directory of CSV traces (header timestamp,value), e.g. examples/traces.")
   Path dir;
 
   @Option(names = "--json", description = "Print a JSON document.")

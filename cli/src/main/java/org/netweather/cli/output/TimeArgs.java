@@ -24,14 +24,32 @@ public final class TimeArgs {
    * @throws IllegalArgumentException naming the option and the accepted forms
    */
   public static long parse(String option, String text, Clock clock) {
+    long ms = parseUnbounded(option, text, clock);
+    if (ms < 0 || ms > LATEST) {
+      throw new IllegalArgumentException(
+          option + " '" + cut(text) + "' is outside 1970-01-01 to 9999-12-31");
+    }
+    return ms;
+  }
+
+  /** The last millisecond of year 9999, the latest time an option takes. */
+  private static final long LATEST = 253_402_300_799_999L;
+
+  private static String cut(String text) {
+    return text.length() <= 40
+        ? text
+        : text.substring(0, 40) + "... (" + text.length() + " characters)";
+  }
+
+  private static long parseUnbounded(String option, String text, Clock clock) {
     String t = text.strip();
     if (t.equals("now")) {
       return clock.millis();
     }
-    if (t.matches("[0-9]{10,}")) {
+    if (t.matches("[0-9]{10,15}")) {
       return Long.parseLong(t);
     }
-    if (t.matches("[0-9]+[smhd]")) {
+    if (t.matches("[0-9]{1,9}[smhd]")) {
       long n = Long.parseLong(t.substring(0, t.length() - 1));
       long unit =
           switch (t.charAt(t.length() - 1)) {
@@ -56,7 +74,7 @@ public final class TimeArgs {
       throw new IllegalArgumentException(
           option
               + " '"
-              + text
+              + cut(text)
               + "' is not a time: use now, "
               + "epoch milliseconds, 2026-11-21T10:00:00Z, '2026-11-21 10:00:00' or a span ago "
               + "such as 10m, 2h, 7d");

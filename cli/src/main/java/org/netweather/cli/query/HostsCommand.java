@@ -63,7 +63,10 @@ public class HostsCommand implements Callable<Integer> {
           "List daemons whose registrations match an LDAP-style filter, "
               + "e.g. '(&(kind=sensor)(cluster=a*))'.")
   public static class SearchCommand extends HostsCommand {
-    @Parameters(index = "0", paramLabel = "FILTER")
+    @Parameters(
+        index = "0",
+        paramLabel = "FILTER",
+        description = "LDAP-style filter over registrations, e.g. '(&(kind=sensor)(cluster=lab))'.")
     String filterText;
 
     @Override

@@ -26,7 +26,10 @@ public class PutCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "SERIES", description = "e.g. cpu.availability:alpha")
   String series;
 
-  @Parameters(index = "1", paramLabel = "VALUE")
+  @Parameters(
+      index = "1",
+      paramLabel = "VALUE",
+      description = "The measurement, a decimal number in the series' unit (e.g. 0.75).")
   String value;
 
   @Option(
@@ -43,12 +46,14 @@ public class PutCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SeriesName name = SeriesName.parse(series);
-    double v;
-    try {
-      v = Double.parseDouble(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("VALUE '" + value + "' is not a number");
+    // Decimal notation only: Java would also take hex floats, "NaN" and a trailing "d".
+    if (!value.strip().matches("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]{1,3})?")) {
+      throw new IllegalArgumentException(
+          "VALUE '"
+              + (value.length() <= 40 ? value : value.substring(0, 40) + "...")
+              + "' is not a decimal number (e.g. 0.75, 12, 1.5e9)");
     }
+    double v = Double.parseDouble(value.strip());
     String bad = name.checkValue(v);
     if (bad != null) {
       throw new IllegalArgumentException("VALUE " + value + " " + bad + " for " + series);

@@ -29,7 +29,11 @@ public final class ScheduleCommand implements Callable<Integer> {
 
   // A name that is not a plugin's lands here rather than in picocli's "Unmatched argument",
   // and the plugin options after it in `unmatched`, so call() can say which names there are.
-  @Parameters(arity = "0..1", paramLabel = "NAME", hidden = true)
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "NAME",
+      hidden = true,
+      description = "A scheduler plugin's name.")
   String name;
 
   @Unmatched List<String> unmatched;

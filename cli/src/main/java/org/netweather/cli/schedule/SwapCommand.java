@@ -178,13 +178,16 @@ public final class SwapCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
     @ParentCommand SwapCommand parent;
 
-    @Parameters(index = "0", paramLabel = "APP")
+    @Parameters(
+        index = "0",
+        paramLabel = "APP",
+        description = "The application's name at the dispatcher.")
     String application;
 
-    @Parameters(index = "1", paramLabel = "OUT")
+    @Parameters(index = "1", paramLabel = "OUT", description = "The host to swap out.")
     String out;
 
-    @Parameters(index = "2", paramLabel = "IN")
+    @Parameters(index = "2", paramLabel = "IN", description = "The host to swap in.")
     String in;
 
     @Override

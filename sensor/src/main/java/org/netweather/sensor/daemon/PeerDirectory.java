@@ -16,6 +16,7 @@ import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SearchRequest;
 import org.netweather.api.v1.SearchResponse;
+import org.netweather.client.Filters;
 import org.netweather.runtime.Addresses;
 
 /**
@@ -64,7 +65,7 @@ final class PeerDirectory {
   private List<Peer> search(List<String> hosts) {
     StringBuilder filter = new StringBuilder("(&(kind=sensor)(|");
     for (String h : hosts) {
-      filter.append("(host=").append(escape(h)).append(')');
+      filter.append("(host=").append(Filters.escape(h)).append(')');
     }
     filter.append("))");
     List<Peer> found = new ArrayList<>();
@@ -94,19 +95,6 @@ final class PeerDirectory {
       token = page.getNextPageToken();
     } while (!token.isEmpty());
     return found;
-  }
-
-  /** A value inside a filter comparison: the filter syntax's own characters escaped. */
-  static String escape(String value) {
-    StringBuilder b = new StringBuilder(value.length());
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == '(' || c == ')' || c == '*' || c == '\\') {
-        b.append('\\');
-      }
-      b.append(c);
-    }
-    return b.toString();
   }
 
   Optional<Peer> find(String host) {

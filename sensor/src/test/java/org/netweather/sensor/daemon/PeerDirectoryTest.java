@@ -114,7 +114,7 @@ class PeerDirectoryTest {
 
   @Test
   void escape_quotesTheFilterSyntax() {
-    assertEquals("a\\(b\\)\\*\\\\c", PeerDirectory.escape("a(b)*\\c"));
+    assertEquals("a\\(b\\)\\*\\\\c", org.netweather.client.Filters.escape("a(b)*\\c"));
     peers.refresh(Set.of("odd(1)"));
     assertEquals("(&(kind=sensor)(|(host=odd\\(1\\))))", filters.get(0));
     assertTrue(peers.isSensorAddress(new InetSocketAddress("10.0.0.250", 1)));

@@ -58,7 +58,7 @@ public final class TraceReader {
     }
     if (!header.strip().replace(" ", "").equalsIgnoreCase("timestamp,value")) {
       throw new IllegalArgumentException(
-          source + ":1: expected header 'timestamp,value', found '" + header.strip() + "'");
+          source + ":1: expected header 'timestamp,value', found '" + cut(header.strip()) + "'");
     }
     long[] times = new long[1024];
     double[] values = new double[1024];
@@ -78,7 +78,7 @@ public final class TraceReader {
                 + ":"
                 + lineNumber
                 + ": expected 2 fields 'timestamp,value', found '"
-                + text
+                + cut(text)
                 + "'");
       }
       long time = timestamp(text.substring(0, comma).strip(), source, lineNumber);
@@ -89,7 +89,7 @@ public final class TraceReader {
                 + ":"
                 + lineNumber
                 + ": timestamp goes backwards ('"
-                + text.substring(0, comma).strip()
+                + cut(text.substring(0, comma).strip())
                 + "' is before the previous line)");
       }
       if (n == times.length) {
@@ -124,7 +124,7 @@ public final class TraceReader {
             + ":"
             + line
             + ": bad timestamp '"
-            + text
+            + cut(text)
             + "' (expected YYYY-MM-DD HH:MM:SS or epoch milliseconds)");
   }
 
@@ -134,12 +134,19 @@ public final class TraceReader {
       value = Double.parseDouble(text);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          source + ":" + line + ": bad value '" + text + "' (expected a number)");
+          source + ":" + line + ": bad value '" + cut(text) + "' (expected a number)");
     }
     if (!Double.isFinite(value)) {
       throw new IllegalArgumentException(
-          source + ":" + line + ": value '" + text + "' is not finite");
+          source + ":" + line + ": value '" + cut(text) + "' is not finite");
     }
     return value;
+  }
+
+  /** Text from the file as quoted in a message: at most 60 characters of it. */
+  static String cut(String text) {
+    return text.length() <= 60
+        ? text
+        : text.substring(0, 60) + "... (" + text.length() + " characters)";
   }
 }

@@ -68,6 +68,14 @@ class TraceReaderTest {
   }
 
   @Test
+  void read_hugeBadField_isCutInTheMessage() {
+    String message = error("timestamp,value\n1," + "x".repeat(1_000_000) + "\n");
+    assertTrue(message.startsWith("t.csv:2: bad value 'xxxx"), message.substring(0, 40));
+    assertTrue(message.length() < 200, "cut to " + message.length());
+    assertTrue(message.contains("(1000000 characters)"), message);
+  }
+
+  @Test
   void read_wrongFieldCount_namesLine() {
     assertTrue(error("timestamp,value\n1,2\n3\n").startsWith("t.csv:3: expected 2 fields"));
     assertTrue(error("timestamp,value\n1,2,3\n").startsWith("t.csv:2: expected 2 fields"));
