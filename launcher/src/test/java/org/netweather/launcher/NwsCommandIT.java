@@ -148,9 +148,10 @@ class NwsCommandIT {
   @Test
   void badInput_oneLineMessageAndNonZeroExit() {
     assertFails(2, "has no ':'", run("put", "nocolon", "1"));
-    assertFails(2, "is not a number", run("put", "cpu.availability:a", "abc"));
+    assertFails(2, "is not a decimal number", run("put", "cpu.availability:a", "abc"));
     assertFails(2, "must be in [0, 1]", run("put", "cpu.availability:a", "1.5"));
-    assertFails(2, "must be finite", run("put", "user.x:a", "NaN"));
+    assertFails(2, "is not a decimal number", run("put", "user.x:a", "NaN"));
+    assertFails(2, "is not a decimal number", run("put", "user.x:a", "0x1.8p-1"));
     assertFails(
         2,
         "in the future",
