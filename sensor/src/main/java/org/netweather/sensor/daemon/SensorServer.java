@@ -37,6 +37,7 @@ import org.netweather.sensor.spool.SpoolOptions;
  * }</pre>
  */
 public final class SensorServer implements AutoCloseable {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SensorServer.class);
   private final Daemon daemon;
   private final Spool spool;
   private final Delivery delivery;
@@ -64,6 +65,7 @@ public final class SensorServer implements AutoCloseable {
       throw new IllegalArgumentException(problem + " (use --host NAME)");
     }
     String advertise = props.advertise.isEmpty() ? host : props.advertise;
+    warnIfOnlyLoopback(advertise);
     return Daemon.start(
         "sensor",
         builder,
@@ -168,6 +170,30 @@ public final class SensorServer implements AutoCloseable {
               .start();
           return new SensorServer(daemon, spool, delivery, probe.port());
         });
+  }
+
+  /**
+   * Others dial the advertised name: one that resolves only to loopback (a host name mapped to
+   * 127.0.1.1, as many distributions do) works on this machine alone, so say so at start.
+   */
+  private static void warnIfOnlyLoopback(String advertise) {
+    try {
+      java.net.InetAddress[] all = java.net.InetAddress.getAllByName(advertise);
+      if (java.util.Arrays.stream(all).allMatch(java.net.InetAddress::isLoopbackAddress)
+          && !advertise.equals("localhost")
+          && !advertise.startsWith("127.")) {
+        log.warn(
+            "{} resolves only to loopback ({}): other hosts cannot reach this sensor; give"
+                + " --advertise ADDRESS (an address they reach) and --bind ADDRESS",
+            advertise,
+            all[0].getHostAddress());
+      }
+    } catch (java.net.UnknownHostException e) {
+      log.warn(
+          "{} does not resolve here; others must resolve it to reach this sensor, or give"
+              + " --advertise ADDRESS",
+          advertise);
+    }
   }
 
   public int getPort() {
