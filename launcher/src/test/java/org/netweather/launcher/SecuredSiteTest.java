@@ -271,6 +271,47 @@ class SecuredSiteTest {
     }
   }
 
+  @Test
+  void anonymousReads_letUncertifiedCallersRead_andNothingElse() throws Exception {
+    TestCertificates certs = new TestCertificates(dir);
+    Path ca = certs.ca("site-ca");
+    Path[] nsCert = certs.issue("site-ca", "nameserver", "localhost", "nameserver");
+    NameserverProperties nsp =
+        NameserverProperties.defaults()
+            .with(NameserverProperties.PORT, 0)
+            .with(NameserverProperties.METRICS_PORT, -1)
+            .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
+            .with(NameserverProperties.TLS_CERT, nsCert[0].toString())
+            .with(NameserverProperties.TLS_KEY, nsCert[1].toString())
+            .with(NameserverProperties.TLS_CA, ca.toString())
+            .with(NameserverProperties.TLS_ANONYMOUS_READS, true);
+    try (DaemonTransport nsTransport = DaemonTransport.of(nsp.tls());
+        NameserverServer ns =
+            NameserverServer.start(nsp, nsTransport.server("", 0), nsTransport.channels());
+        NetWeatherClient reader =
+            NetWeatherClient.forAddress("localhost:" + ns.getPort())
+                .credentials(TlsChannelCredentials.newBuilder().trustManager(ca.toFile()).build())
+                .deadline(Duration.ofSeconds(10))
+                .maxAttempts(1)
+                .build()) {
+      assertEquals(
+          "nameserver", reader.search("(kind=nameserver)").get(0).getKind(), "a read is served");
+      StatusRuntimeException write =
+          assertThrows(
+              StatusRuntimeException.class,
+              () ->
+                  reader.putClique(
+                      org.netweather.api.v1.Clique.newBuilder()
+                          .setName("lab")
+                          .addMembers("a")
+                          .addMembers("b")
+                          .setPeriodSeconds(60)
+                          .build()));
+      assertEquals(Status.Code.UNAUTHENTICATED, write.getStatus().getCode());
+      assertTrue(reader.cliques("a").isEmpty());
+    }
+  }
+
   private static org.netweather.api.v1.RegisterRequest memoryAt(String name, String address) {
     return org.netweather.api.v1.RegisterRequest.newBuilder()
         .setTtlSeconds(60)

@@ -53,6 +53,7 @@ public final class NameserverProperties {
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
+  public static final Setting<Boolean> TLS_ANONYMOUS_READS = DaemonSettings.tlsAnonymousReads();
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
@@ -67,7 +68,8 @@ public final class NameserverProperties {
               WATCH_QUEUE,
               TLS_CERT,
               TLS_KEY,
-              TLS_CA)
+              TLS_CA,
+              TLS_ANONYMOUS_READS)
           .plus(LogSettings.SETTINGS);
 
   public final int port;
@@ -81,6 +83,7 @@ public final class NameserverProperties {
   private final String tlsCert;
   private final String tlsKey;
   private final String tlsCa;
+  private final boolean tlsAnonymousReads;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -100,6 +103,7 @@ public final class NameserverProperties {
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);
+    tlsAnonymousReads = values.get(TLS_ANONYMOUS_READS);
   }
 
   /**
@@ -108,7 +112,7 @@ public final class NameserverProperties {
    * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
    */
   public TlsFiles tls() {
-    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH);
+    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH, tlsAnonymousReads);
   }
 
   /** Every setting at its default. */

@@ -54,6 +54,7 @@ public final class ProxyProperties {
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
+  public static final Setting<Boolean> TLS_ANONYMOUS_READS = DaemonSettings.tlsAnonymousReads();
 
   public static final ConfigSchema SCHEMA =
       ConfigSchema.of(
@@ -71,7 +72,8 @@ public final class ProxyProperties {
               DEFAULT_STALE_MS,
               TLS_CERT,
               TLS_KEY,
-              TLS_CA)
+              TLS_CA,
+              TLS_ANONYMOUS_READS)
           .plus(LogSettings.SETTINGS);
 
   public final int port;
@@ -88,6 +90,7 @@ public final class ProxyProperties {
   private final String tlsCert;
   private final String tlsKey;
   private final String tlsCa;
+  private final boolean tlsAnonymousReads;
   private final ConfigValues values;
 
   /** The snapshot of {@code values}, which must be of {@link #SCHEMA}. */
@@ -110,6 +113,7 @@ public final class ProxyProperties {
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);
+    tlsAnonymousReads = values.get(TLS_ANONYMOUS_READS);
   }
 
   /**
@@ -118,7 +122,7 @@ public final class ProxyProperties {
    * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
    */
   public TlsFiles tls() {
-    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH);
+    return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH, tlsAnonymousReads);
   }
 
   /** Every setting at its default. */

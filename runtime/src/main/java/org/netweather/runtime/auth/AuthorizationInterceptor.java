@@ -55,10 +55,15 @@ public final class AuthorizationInterceptor implements ServerInterceptor {
     }
     Caller caller = Caller.current();
     String method = call.getMethodDescriptor().getFullMethodName();
+    Rule rule = rules.get(method);
     if (!caller.authenticated()) {
+      // Only a daemon that lets uncertified callers connect at all (tlsAnonymousReads) sees one
+      // here; it may read, nothing more.
+      if (rule == Rule.ANY && !enforceAlways) {
+        return next.startCall(call, headers);
+      }
       return refuse(call, caller, Status.UNAUTHENTICATED, method + " needs a client certificate");
     }
-    Rule rule = rules.get(method);
     if (rule == null) {
       return refuse(call, caller, Status.PERMISSION_DENIED, method + " has no rule; refused");
     }

@@ -115,4 +115,14 @@ public final class DaemonSettings {
             "tlsCa", "", "CA certificates (PEM) that peers' certificates must chain to.")
         .label("FILE");
   }
+
+  /** Whether a TLS daemon also serves reads to callers without a certificate. */
+  public static Setting<Boolean> tlsAnonymousReads() {
+    return Setting.bool(
+        "tlsAnonymousReads",
+        false,
+        "With TLS, also accept connections without a client certificate, for reads only"
+            + " (forecasts, snapshots, history, listings, health); every write and change still"
+            + " needs a certificate.");
+  }
 }

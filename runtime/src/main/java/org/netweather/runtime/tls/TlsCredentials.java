@@ -126,7 +126,10 @@ public final class TlsCredentials implements Closeable {
     return TlsServerCredentials.newBuilder()
         .keyManager(keys)
         .trustManager(trust)
-        .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
+        .clientAuth(
+            files.anonymousReads()
+                ? TlsServerCredentials.ClientAuth.OPTIONAL
+                : TlsServerCredentials.ClientAuth.REQUIRE)
         .build();
   }
 
