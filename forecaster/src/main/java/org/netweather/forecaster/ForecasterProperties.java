@@ -35,6 +35,30 @@ public final class ForecasterProperties {
   public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
       DaemonSettings.maxWatchesPerCaller(64, "Forecast watch (WatchForecasts)");
 
+  public static final Setting<String> METRICS_SERIES =
+      Setting.text(
+              "metricsSeries",
+              "*",
+              "Series whose forecast, error and age are exported as Prometheus metrics (a pattern"
+                  + " with '*', e.g. 'cpu.availability:*'); see metricsSeriesMax.")
+          .check(
+              "a series pattern",
+              v -> {
+                try {
+                  org.netweather.model.SeriesPattern.parse(v);
+                  return null;
+                } catch (IllegalArgumentException e) {
+                  return e.getMessage();
+                }
+              });
+  public static final Setting<Integer> METRICS_SERIES_MAX =
+      Setting.integer(
+              "metricsSeriesMax",
+              10_000,
+              "Most series exported as metrics (the first by name); 0 exports none. Each costs"
+                  + " three time series in Prometheus.")
+          .between(0, 1_000_000);
+
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
@@ -53,6 +77,8 @@ public final class ForecasterProperties {
               BURN_IN,
               MAX_WATCHES,
               MAX_WATCHES_PER_CALLER,
+              METRICS_SERIES,
+              METRICS_SERIES_MAX,
               TLS_CERT,
               TLS_KEY,
               TLS_CA,
@@ -72,6 +98,8 @@ public final class ForecasterProperties {
   private final String tlsCert;
   private final String tlsKey;
   private final String tlsCa;
+  public final String metricsSeries;
+  public final int metricsSeriesMax;
   private final boolean tlsAnonymousReads;
   private final ConfigValues values;
 
@@ -94,6 +122,8 @@ public final class ForecasterProperties {
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);
+    metricsSeries = values.get(METRICS_SERIES);
+    metricsSeriesMax = values.get(METRICS_SERIES_MAX);
     tlsAnonymousReads = values.get(TLS_ANONYMOUS_READS);
   }
 

@@ -2,6 +2,7 @@ package org.netweather.forecaster;
 
 import io.grpc.ManagedChannel;
 import io.grpc.ServerBuilder;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import org.netweather.api.v1.Registration;
 import org.netweather.forecaster.battery.BatteryLayout;
+import org.netweather.model.SeriesPattern;
 import org.netweather.runtime.Daemon;
 import org.netweather.runtime.WatchLimits;
 
@@ -64,6 +66,14 @@ public final class ForecasterServer implements AutoCloseable {
                       scheduler,
                       ForecasterMetrics.forDaemon(daemon.name())));
           daemon.own(ForecasterMetrics.gauges(daemon.name(), forecasts, discovery));
+          daemon.own(
+              new ForecastExport(
+                  daemon.name(),
+                  forecasts,
+                  SeriesPattern.parse(props.metricsSeries),
+                  props.metricsSeriesMax,
+                  System::currentTimeMillis,
+                  PrometheusRegistry.defaultRegistry));
           daemon.serve(
               List.of(
                   new ForecasterService(
