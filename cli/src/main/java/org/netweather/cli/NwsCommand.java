@@ -16,6 +16,7 @@ import org.netweather.cli.daemon.SensorCommand;
 import org.netweather.cli.daemon.UpCommand;
 import org.netweather.cli.forecast.EvaluateCommand;
 import org.netweather.cli.forecast.ForecastCommand;
+import org.netweather.cli.plot.PlotCommand;
 import org.netweather.cli.probe.ProbeCommand;
 import org.netweather.cli.query.HistoryCommand;
 import org.netweather.cli.query.HostsCommand;
@@ -60,6 +61,7 @@ import picocli.CommandLine.Spec;
       PutCommand.class,
       ForecastCommand.class,
       EvaluateCommand.class,
+      PlotCommand.class,
       SnapshotCommand.class,
       StatusCommand.class,
       ReadyCommand.class,
