@@ -55,6 +55,24 @@ public final class Battery {
   private final double[] oracle = new double[4]; // faithful: squared, absolute; all: same
   private long count;
 
+  /**
+   * Past {@link #SCALE_WARMUP} measurements, an error counts as at most this many typical changes
+   * of the series: one absurd measurement (1e308 among values near 100) then costs every member
+   * alike a bounded amount, so the totals keep telling members apart, instead of one term a billion
+   * times larger than the rest erasing their differences for good.
+   */
+  static final double ERROR_SPAN = 1e6;
+
+  /** How many typical changes from the last measurement make an isolated spike. */
+  static final double SPIKE_SPAN = 1_000;
+
+  static final int SCALE_WARMUP = 30;
+  private int spikeSide; // +1 or -1 while the previous measurement was left out, else 0
+  private long spikes;
+  private static final double SCALE_WEIGHT = 0.02;
+  private double previous = Double.NaN; // the last measurement
+  private double scale; // running mean absolute change between measurements (bounded too)
+
   Battery(BatteryLayout layout, Predictor[] members) {
     this.layout = layout;
     this.members = members;
@@ -66,9 +84,13 @@ public final class Battery {
   }
 
   /** Feeds the next measurement. */
-  public void observe(double value) {
-    if (!Double.isFinite(value)) {
-      throw new IllegalArgumentException("measurement must be finite: " + value);
+  public void observe(double measured) {
+    if (!Double.isFinite(measured)) {
+      throw new IllegalArgumentException("measurement must be finite: " + measured);
+    }
+    double value = despiked(measured);
+    if (Double.isNaN(value)) {
+      return; // an isolated spike: the members never see it, and it scores nobody
     }
     if (count > 0) {
       score(value);
@@ -83,6 +105,7 @@ public final class Battery {
       memberErrors.markBaseline(); // the extended whole-history rules count from here
     }
     selection.choose(forecasts, count > layout.burnIn());
+    previous = value;
   }
 
   /** The served forecast of the next measurement, chosen and reported by {@code criterion}. */
@@ -173,15 +196,58 @@ public final class Battery {
 
   private void score(double value) {
     double[] forecasts = memberForecasts;
-    memberErrors.record(forecasts, value);
-    double bestFaithful = closest(forecasts, 0, faithfulCount, value);
+    double cap = errorCap();
+    memberErrors.record(forecasts, value, cap);
+    double bestFaithful = ErrorLedger.bounded(closest(forecasts, 0, faithfulCount, value), cap);
     double best =
-        Math.min(bestFaithful, closest(forecasts, faithfulCount, forecasts.length, value));
+        Math.min(
+            bestFaithful,
+            ErrorLedger.bounded(closest(forecasts, faithfulCount, forecasts.length, value), cap));
     oracle[0] += bestFaithful * bestFaithful;
     oracle[1] += bestFaithful;
     oracle[2] += best * best;
     oracle[3] += best;
-    selection.score(value);
+    selection.score(value, cap);
+    double change = ErrorLedger.bounded(Math.abs(value - previous), cap);
+    scale = count <= 1 ? change : scale + SCALE_WEIGHT * (change - scale);
+  }
+
+  /**
+   * What the members see of a measurement (NaN: nothing). Past the warm-up, one that lies more than
+   * {@link #SPIKE_SPAN} typical changes from the last, when the one before did not, is an isolated
+   * spike and is left out (a running mean or an autoregression would otherwise carry 1e308 for
+   * good, and whole-history error totals would rank members by how they met it for thousands of
+   * steps); a second one on the same side is a level shift and is taken as it is. Only the battery
+   * leaves it out: the measurement is stored as it came.
+   */
+  private double despiked(double value) {
+    if (count <= SCALE_WARMUP || !(scale > 0)) {
+      return value;
+    }
+    double limit = SPIKE_SPAN * scale;
+    double change = value - previous;
+    if (Math.abs(change) <= limit) {
+      spikeSide = 0;
+      return value;
+    }
+    int side = change > 0 ? 1 : -1;
+    if (spikeSide == side) {
+      spikeSide = 0;
+      return value;
+    }
+    spikeSide = side;
+    spikes++;
+    return Double.NaN;
+  }
+
+  /** Measurements left out as isolated spikes. */
+  public long spikes() {
+    return spikes;
+  }
+
+  /** The most one step's error may count: unbounded (but finite) until the scale is known. */
+  private double errorCap() {
+    return count > SCALE_WARMUP && scale > 0 ? ERROR_SPAN * scale : ErrorLedger.MAX_ERROR;
   }
 
   /**
@@ -193,11 +259,11 @@ public final class Battery {
     double odd = Double.POSITIVE_INFINITY;
     int i = from;
     for (; i + 1 < to; i += 2) {
-      even = Math.min(even, Math.abs(value - forecasts[i]));
-      odd = Math.min(odd, Math.abs(value - forecasts[i + 1]));
+      even = Math.min(even, ErrorLedger.bounded(Math.abs(value - forecasts[i])));
+      odd = Math.min(odd, ErrorLedger.bounded(Math.abs(value - forecasts[i + 1])));
     }
     if (i < to) {
-      even = Math.min(even, Math.abs(value - forecasts[i]));
+      even = Math.min(even, ErrorLedger.bounded(Math.abs(value - forecasts[i])));
     }
     return Math.min(even, odd);
   }
@@ -206,6 +272,9 @@ public final class Battery {
       double value, double squared, double absolute, int member, Criterion criterion) {
     if (count == 0) {
       return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion);
+    }
+    if (!Double.isFinite(value)) {
+      value = previous; // a member gone non-finite never reaches a caller
     }
     long scored = count - 1; // every forecast is scored from the second measurement on
     double mse = scored == 0 ? Double.NaN : squared / scored;

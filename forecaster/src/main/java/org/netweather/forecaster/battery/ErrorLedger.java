@@ -101,12 +101,37 @@ final class ErrorLedger {
     return steps;
   }
 
-  /** Scores {@code forecasts[0..count)} against the measurement that has just arrived. */
+  /**
+   * The largest error a step can add: its square (1e300) keeps every total finite, so a member
+   * whose forecast is absurd, infinite or NaN (poisoned by an absurd measurement) just loses,
+   * instead of turning every total into Infinity or NaN.
+   */
+  static final double MAX_ERROR = 1e150;
+
+  /** {@code e} bounded by {@code cap}; NaN counts as the bound. */
+  static double bounded(double e, double cap) {
+    return e < cap ? e : cap;
+  }
+
+  /** {@code e} bounded by {@link #MAX_ERROR}; NaN counts as the bound. */
+  static double bounded(double e) {
+    return bounded(e, MAX_ERROR);
+  }
+
+  /** As {@link #record(double[], double, double)} with errors bounded by {@link #MAX_ERROR}. */
   void record(double[] forecasts, double actual) {
+    record(forecasts, actual, MAX_ERROR);
+  }
+
+  /**
+   * Scores {@code forecasts[0..count)} against the measurement that has just arrived, each error
+   * counted as at most {@code cap} (see {@code Battery}: a bound relative to the series' scale).
+   */
+  void record(double[] forecasts, double actual, double cap) {
     int n = count;
     double[] t = totals;
     for (int i = 0; i < n; i++) {
-      double error = Math.abs(actual - forecasts[i]);
+      double error = bounded(Math.abs(actual - forecasts[i]), cap);
       t[i] += error * error;
       t[n + i] += error;
     }
@@ -116,18 +141,19 @@ final class ErrorLedger {
       trackSinceBaseline();
     }
     if (rows > 0) {
-      recordWindows(forecasts, actual);
+      recordWindows(forecasts, actual, cap);
     }
     steps++;
   }
 
-  private void recordWindows(double[] forecasts, double actual) {
+  private void recordWindows(double[] forecasts, double actual, double cap) {
     int n = count;
     float[] r = ring;
     head = head + 1 == rows ? 0 : head + 1;
     int now = head * n;
     for (int i = 0; i < n; i++) {
-      r[now + i] = (float) Math.abs(actual - forecasts[i]);
+      // A float holds up to 3.4e38: bounded lower so window sums stay finite too.
+      r[now + i] = (float) Math.min(bounded(Math.abs(actual - forecasts[i]), cap), 1e30);
     }
     double[] s = sums;
     for (int w = 0; w < windows.length; w++) {

@@ -72,13 +72,18 @@ final class NwsSelection {
 
   /** Scores every standing selector, total and served forecast against the new measurement. */
   void score(double actual) {
+    score(actual, ErrorLedger.MAX_ERROR);
+  }
+
+  /** Scores the selectors' standing forecasts, each error counted as at most {@code cap}. */
+  void score(double actual, double cap) {
     double[] f = selectorForecasts;
     double[] errors = selectorErrors;
     for (int h = 0; h < hierarchies; h++) {
       int at = h * RULES;
       int sq = h * 2 * RULES;
       for (int j = 0; j < RULES; j++) {
-        double e = Math.abs(actual - f[at + j]);
+        double e = ErrorLedger.bounded(Math.abs(actual - f[at + j]), cap);
         errors[sq + j] += e * e;
         errors[sq + RULES + j] += e;
       }
@@ -86,13 +91,13 @@ final class NwsSelection {
       totalChoices[h * 2] = ErrorLedger.argmin(errors, sq, RULES, RULE_BITS);
       totalChoices[h * 2 + 1] = ErrorLedger.argmin(errors, sq + RULES, RULES, RULE_BITS);
       for (int c = 0; c < 2; c++) {
-        double e = Math.abs(actual - totalForecasts[h * 2 + c]);
+        double e = ErrorLedger.bounded(Math.abs(actual - totalForecasts[h * 2 + c]), cap);
         totalErrors[h * 4 + c] += e * e;
         totalErrors[h * 4 + 2 + c] += e;
       }
     }
     for (int c = 0; c < 2; c++) {
-      double e = Math.abs(actual - served[c]);
+      double e = ErrorLedger.bounded(Math.abs(actual - served[c]), cap);
       served[2 + c] += e * e;
       served[4 + c] += e;
     }
