@@ -26,6 +26,7 @@ import org.netweather.cli.query.SnapshotCommand;
 import org.netweather.cli.query.StatusCommand;
 import org.netweather.cli.schedule.ScheduleCommand;
 import org.netweather.cli.schedule.SchedulerPluginProvider;
+import org.netweather.cli.web.WebCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,6 +63,7 @@ import picocli.CommandLine.Spec;
       ForecastCommand.class,
       EvaluateCommand.class,
       PlotCommand.class,
+      WebCommand.class,
       SnapshotCommand.class,
       StatusCommand.class,
       ReadyCommand.class,

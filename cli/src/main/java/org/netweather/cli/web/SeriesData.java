@@ -1,0 +1,82 @@
+package org.netweather.cli.web;
+
+import java.util.List;
+import java.util.Locale;
+import org.netweather.api.v1.Measurement;
+import org.netweather.forecaster.battery.Battery;
+import org.netweather.forecaster.battery.BatteryLayout;
+import org.netweather.forecaster.battery.Criterion;
+import org.netweather.forecaster.battery.ForecastResult;
+
+/**
+ * A series page's data as JSON: the measurements, and for each the forecast made one step before
+ * with its 95 % interval, the method that served it and its absolute error; the same replay as the
+ * forecaster's battery.
+ */
+final class SeriesData {
+  private SeriesData() {}
+
+  static String json(String series, String unit, List<Measurement> points) {
+    StringBuilder t = new StringBuilder();
+    StringBuilder v = new StringBuilder();
+    StringBuilder f = new StringBuilder();
+    StringBuilder lo = new StringBuilder();
+    StringBuilder hi = new StringBuilder();
+    StringBuilder err = new StringBuilder();
+    StringBuilder changes = new StringBuilder();
+    Battery battery = BatteryLayout.standard().newBattery();
+    String method = null;
+    for (int i = 0; i < points.size(); i++) {
+      Measurement m = points.get(i);
+      String sep = i == 0 ? "" : ",";
+      t.append(sep).append(m.getTimestampMs() / 1000.0);
+      v.append(sep).append(num(m.getValue()));
+      if (battery.count() == 0) {
+        f.append(sep).append("null");
+        lo.append(sep).append("null");
+        hi.append(sep).append("null");
+        err.append(sep).append("null");
+      } else {
+        ForecastResult r = battery.forecast(Criterion.MSE);
+        f.append(sep).append(num(r.value()));
+        lo.append(sep).append(num(r.lower()));
+        hi.append(sep).append(num(r.upper()));
+        err.append(sep).append(num(Math.abs(m.getValue() - r.value())));
+        if (!r.method().equals(method)) {
+          changes
+              .append(changes.length() == 0 ? "" : ",")
+              .append("{\"t\":")
+              .append(m.getTimestampMs() / 1000.0)
+              .append(",\"method\":\"")
+              .append(r.method())
+              .append("\"}");
+          method = r.method();
+        }
+      }
+      battery.observe(m.getValue());
+    }
+    return "{\"series\":\""
+        + series.replace("\"", "")
+        + "\",\"unit\":\""
+        + unit
+        + "\",\"t\":["
+        + t
+        + "],\"value\":["
+        + v
+        + "],\"forecast\":["
+        + f
+        + "],\"lower\":["
+        + lo
+        + "],\"upper\":["
+        + hi
+        + "],\"error\":["
+        + err
+        + "],\"methods\":["
+        + changes
+        + "]}";
+  }
+
+  private static String num(double d) {
+    return Double.isFinite(d) ? String.format(Locale.ROOT, "%.6g", d) : "null";
+  }
+}
