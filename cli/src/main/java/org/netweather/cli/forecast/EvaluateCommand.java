@@ -49,7 +49,15 @@ public final class EvaluateCommand implements Callable<Integer> {
     } else {
       Output.Table t =
           new Output.Table(
-              "SERIES", "POINTS", "SERVED", "FAITHFUL", "HINDSIGHT", "ORACLE", "BEST FAITHFUL");
+              "SERIES",
+              "POINTS",
+              "SERVED",
+              "FAITHFUL",
+              "HINDSIGHT",
+              "ORACLE",
+              "COVER95",
+              "WIDTH95",
+              "BEST FAITHFUL");
       for (SeriesReport s : report.series()) {
         t.row(
             s.name(),
@@ -58,6 +66,8 @@ public final class EvaluateCommand implements Callable<Integer> {
             f(s.faithful()),
             f(s.hindsight()),
             f(s.oracle()),
+            f(s.coverage()),
+            f(s.width()),
             s.hindsightMethod());
       }
       t.row(
@@ -67,9 +77,16 @@ public final class EvaluateCommand implements Callable<Integer> {
           f(report.summary().get("faithful")),
           f(report.summary().get("hindsight")),
           f(report.summary().get("oracle")),
+          f(report.summary().get("coverage95")),
+          f(report.summary().get("width95")),
           "");
       t.print(spec.commandLine().getOut());
-      spec.commandLine().getOut().println("(MAE of each, divided by last value's MAE)");
+      spec.commandLine()
+          .getOut()
+          .println(
+              "(MAE of each, divided by last value's MAE; COVER95: share of measurements inside"
+                  + " the served forecast's 95 % interval (the mean over series), WIDTH95: its mean"
+                  + " width over last value's MAE)");
     }
     spec.commandLine().getOut().flush();
     return 0;

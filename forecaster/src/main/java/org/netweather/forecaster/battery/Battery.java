@@ -68,6 +68,12 @@ public final class Battery {
 
   static final int SCALE_WARMUP = 30;
   private int spikeSide; // +1 or -1 while the previous measurement was left out, else 0
+
+  /** Each criterion's served forecast's 95 % interval, calibrated on the series' own errors. */
+  private final ConformalInterval[] intervals = {
+    new ConformalInterval(0.95), new ConformalInterval(0.95)
+  };
+
   private long spikes;
   private static final double SCALE_WEIGHT = 0.02;
   private double previous = Double.NaN; // the last measurement
@@ -111,11 +117,25 @@ public final class Battery {
   /** The served forecast of the next measurement, chosen and reported by {@code criterion}. */
   public ForecastResult forecast(Criterion criterion) {
     int c = criterion.metric();
-    return result(
-        selection.servedForecast(c),
-        selection.servedError(ErrorLedger.SQUARED, c),
-        selection.servedError(ErrorLedger.ABSOLUTE, c),
-        selection.servedMember(c),
+    ForecastResult r =
+        result(
+            selection.servedForecast(c),
+            selection.servedError(ErrorLedger.SQUARED, c),
+            selection.servedError(ErrorLedger.ABSOLUTE, c),
+            selection.servedMember(c),
+            criterion);
+    double half = intervals[c].halfWidth();
+    if (Double.isNaN(half) || !Double.isFinite(r.value())) {
+      return r; // too few errors yet: the normal interval from the criterion's error
+    }
+    return new ForecastResult(
+        r.value(),
+        r.mse(),
+        r.mae(),
+        r.method(),
+        r.count(),
+        r.value() - half,
+        r.value() + half,
         criterion);
   }
 
@@ -207,6 +227,10 @@ public final class Battery {
     oracle[1] += bestFaithful;
     oracle[2] += best * best;
     oracle[3] += best;
+    // The intervals learn from the served forecasts that stood when this value arrived.
+    for (int c = 0; c < intervals.length; c++) {
+      intervals[c].score(ErrorLedger.bounded(Math.abs(value - selection.servedForecast(c)), cap));
+    }
     selection.score(value, cap);
     double change = ErrorLedger.bounded(Math.abs(value - previous), cap);
     scale = count <= 1 ? change : scale + SCALE_WEIGHT * (change - scale);

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.Criterion;
+import org.netweather.forecaster.battery.ForecastResult;
 
 /**
  * Replays traces through a battery strictly one step ahead and measures how well everything in it
@@ -99,6 +100,9 @@ public final class Evaluation {
     double faithfulOracle = 0;
     int faithfulCount = layout.faithfulCount();
     int scored = 0;
+    int intervals = 0;
+    int covered = 0;
+    double widths = 0;
     double[] values = trace.values();
     for (int t = 0; t < values.length; t++) {
       double x = values[t];
@@ -121,7 +125,13 @@ public final class Evaluation {
           extendedErr[j] += Math.abs(x - battery.extendedSelectorForecast(j));
         }
         served += Math.abs(x - battery.forecast(Criterion.MAE).value());
-        servedMse += Math.abs(x - battery.forecast(Criterion.MSE).value());
+        ForecastResult mse = battery.forecast(Criterion.MSE);
+        servedMse += Math.abs(x - mse.value());
+        if (Double.isFinite(mse.lower()) && Double.isFinite(mse.upper())) {
+          intervals++;
+          covered += mse.lower() <= x && x <= mse.upper() ? 1 : 0;
+          widths += mse.upper() - mse.lower();
+        }
         faithful += Math.abs(x - battery.faithfulForecast(Criterion.MAE).value());
         faithfulMse += Math.abs(x - battery.faithfulForecast(Criterion.MSE).value());
       }
@@ -159,7 +169,9 @@ public final class Evaluation {
         hindsight / base,
         hindsightMethod,
         oracle / base,
-        faithfulOracle / base);
+        faithfulOracle / base,
+        intervals == 0 ? Double.NaN : (double) covered / intervals,
+        intervals == 0 ? Double.NaN : widths / intervals / (base / scored));
   }
 
   private static int indexOf(Battery battery, String name) {

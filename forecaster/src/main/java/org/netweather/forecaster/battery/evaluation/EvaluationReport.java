@@ -43,6 +43,15 @@ public record EvaluationReport(
       }
     }
     summary.put("worstServedOverFaithful", worst);
+    // Coverage is a fraction, averaged plainly; the width is a ratio like the others.
+    summary.put(
+        "coverage95",
+        series.stream()
+            .mapToDouble(SeriesReport::coverage)
+            .filter(Double::isFinite)
+            .average()
+            .orElse(Double.NaN));
+    summary.put("width95", geomean(series, SeriesReport::width));
     return new EvaluationReport(
         List.copyOf(series),
         summary,

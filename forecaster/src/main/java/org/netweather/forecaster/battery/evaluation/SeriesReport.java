@@ -22,6 +22,8 @@ import java.util.Map;
  * @param hindsightMethod which primary that was
  * @param oracle ratio of the per-step oracle over all members
  * @param faithfulOracle ratio of the per-step oracle over the faithful primaries
+ * @param coverage fraction of scored measurements inside the served (MSE) forecast's 95 % interval
+ * @param width mean width of that interval, divided by the last-value predictor's MAE
  */
 public record SeriesReport(
     String name,
@@ -38,7 +40,9 @@ public record SeriesReport(
     double hindsight,
     String hindsightMethod,
     double oracle,
-    double faithfulOracle) {
+    double faithfulOracle,
+    double coverage,
+    double width) {
 
   /** A tree of maps, lists, strings and numbers for a JSON writer; keys in a stable order. */
   public Map<String, Object> toMap() {
@@ -55,6 +59,8 @@ public record SeriesReport(
     m.put("hindsightMethod", hindsightMethod);
     m.put("oracle", oracle);
     m.put("faithfulOracle", faithfulOracle);
+    m.put("coverage95", coverage);
+    m.put("width95", width);
     m.put("predictors", new LinkedHashMap<>(predictors));
     m.put("faithfulSelectors", new LinkedHashMap<>(faithfulSelectors));
     m.put("extendedSelectors", new LinkedHashMap<>(extendedSelectors));
