@@ -168,6 +168,13 @@ class DashboardBrowserIT {
           System.out.println(out);
           assertEquals(true, browser.waitFor(300, TimeUnit.SECONDS), "the browser run hung");
           assertEquals(0, browser.exitValue(), "dashboard checks:\n" + out);
+          // The browser is gone: its live view ends (and its proxy stream with it) by the next
+          // snapshot or keep-alive at the latest.
+          long deadline = System.currentTimeMillis() + 30_000;
+          while (web.liveViews() > 0 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200);
+          }
+          assertEquals(0, web.liveViews(), "a closed page still streamed to");
         }
       }
     }

@@ -4,10 +4,18 @@ import com.google.protobuf.util.JsonFormat;
 import io.grpc.stub.StreamObserver;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.javalin.http.sse.SseClient;
 import io.javalin.http.staticfiles.Location;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.cli.output.TimeArgs;
 import org.netweather.client.NetWeatherClient;
@@ -23,13 +31,16 @@ import org.netweather.model.SeriesName;
  */
 public final class WebServer implements AutoCloseable {
   private final Javalin app;
+  private final LiveViews live;
 
-  private WebServer(Javalin app) {
+  private WebServer(Javalin app, LiveViews live) {
     this.app = app;
+    this.live = live;
   }
 
   /** Serves on {@code bind:port} (port 0: any free one). */
   public static WebServer start(NetWeatherClient client, String bind, int port, Clock clock) {
+    LiveViews live = new LiveViews();
     Javalin app =
         Javalin.create(
             config -> {
@@ -48,7 +59,7 @@ public final class WebServer implements AutoCloseable {
                       json(
                           ctx, JsonFormat.printer().print(client.snapshot(ctx.pathParam("name")))));
               config.routes.get("/api/series/{name}", ctx -> series(ctx, client, clock));
-              config.routes.sse("/api/cluster/{name}/events", sse -> watch(sse, client));
+              config.routes.get("/api/cluster/{name}/events", ctx -> events(ctx, client, live));
               config.routes.exception(
                   io.grpc.StatusRuntimeException.class,
                   (e, ctx) ->
@@ -60,11 +71,16 @@ public final class WebServer implements AutoCloseable {
                   (e, ctx) -> ctx.status(400).contentType("text/plain").result(e.getMessage()));
             });
     app.start();
-    return new WebServer(app);
+    return new WebServer(app, live);
   }
 
   public int port() {
     return app.port();
+  }
+
+  /** Cluster pages being streamed to right now. */
+  public int liveViews() {
+    return live.viewers.get();
   }
 
   private static void json(Context ctx, String body) {
@@ -83,40 +99,86 @@ public final class WebServer implements AutoCloseable {
             name, known == null ? "" : known.unit(), client.range(name, from, 0).getPointsList()));
   }
 
-  /** Pushes each snapshot the proxy streams to the browser until either side goes away. */
-  private static void watch(SseClient sse, NetWeatherClient client) {
-    String cluster = sse.ctx().pathParam("name");
-    sse.keepAlive();
+  /** Live cluster pages at most; each holds one request thread and one proxy stream. */
+  static final int MAX_VIEWERS = 32;
+
+  /** This dashboard's live views: how many, and whether they must end. */
+  private static final class LiveViews {
+    final AtomicInteger viewers = new AtomicInteger();
+    final AtomicBoolean closing = new AtomicBoolean();
+  }
+
+  /**
+   * Server-sent events of a cluster's snapshots: the proxy's stream, written by this request's own
+   * thread until the browser goes away (a write fails), the proxy's stream ends, or the dashboard
+   * stops. Written by hand on the servlet stream so that a viewer who left costs one failed write,
+   * and the proxy stream is cancelled at once.
+   */
+  private static void events(Context ctx, NetWeatherClient client, LiveViews live)
+      throws Exception {
+    AtomicInteger viewers = live.viewers;
+    AtomicBoolean closing = live.closing;
+    if (viewers.incrementAndGet() > MAX_VIEWERS) {
+      viewers.decrementAndGet();
+      ctx.status(503).contentType("text/plain").result("too many live views (" + MAX_VIEWERS + ")");
+      return;
+    }
+    BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    Object end = new Object();
     Subscription sub =
         client.watchSnapshot(
-            cluster,
+            ctx.pathParam("name"),
             Duration.ofMillis(500),
             new StreamObserver<>() {
               @Override
               public void onNext(ClusterSnapshot s) {
-                try {
-                  sse.sendEvent(
-                      "snapshot", JsonFormat.printer().omittingInsignificantWhitespace().print(s));
-                } catch (Exception e) {
-                  sse.close(); // the browser went away; onClose cancels the stream
-                }
+                queue.clear(); // only the newest snapshot matters to a viewer
+                queue.offer(s);
               }
 
               @Override
               public void onError(Throwable t) {
-                sse.close();
+                queue.offer(end);
               }
 
               @Override
               public void onCompleted() {
-                sse.close();
+                queue.offer(end);
               }
             });
-    sse.onClose(sub::close);
+    try {
+      HttpServletResponse res = ctx.res();
+      res.setContentType("text/event-stream");
+      res.setCharacterEncoding("UTF-8");
+      res.setHeader("Cache-Control", "no-cache");
+      OutputStream out = res.getOutputStream();
+      while (!closing.get()) {
+        Object next = queue.poll(15, TimeUnit.SECONDS);
+        if (next == end) {
+          break;
+        }
+        String frame =
+            next == null
+                ? ": keep-alive\n\n"
+                : "event: snapshot\ndata: "
+                    + JsonFormat.printer()
+                        .omittingInsignificantWhitespace()
+                        .print((ClusterSnapshot) next)
+                    + "\n\n";
+        out.write(frame.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      }
+    } catch (IOException e) {
+      // the viewer went away
+    } finally {
+      sub.close();
+      viewers.decrementAndGet();
+    }
   }
 
   @Override
   public void close() {
+    live.closing.set(true); // live views end within their next keep-alive
     app.stop();
   }
 }
