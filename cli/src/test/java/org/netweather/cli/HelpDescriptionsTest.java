@@ -18,13 +18,28 @@ class HelpDescriptionsTest {
     assertEquals(List.of(), missing, "add a description to each of these");
   }
 
+  private static void formats(String command, String line, List<String> problems) {
+    try {
+      String.format(line.replace("${DEFAULT-VALUE}", "x").replace("${COMPLETION-CANDIDATES}", "x"));
+    } catch (java.util.IllegalFormatException e) {
+      problems.add(command + ": '" + line + "' is not a valid format (write %% for %)");
+    }
+  }
+
   private static void walk(CommandLine cmd, List<String> missing) {
     CommandSpec spec = cmd.getCommandSpec();
     String name = spec.qualifiedName();
     if (String.join("", spec.usageMessage().description()).isBlank()) {
       missing.add(name);
     }
+    // picocli formats descriptions: a bare '%' garbles the whole --help.
+    for (String line : spec.usageMessage().description()) {
+      formats(name, line, missing);
+    }
     for (ArgSpec arg : spec.args()) {
+      for (String line : arg.description()) {
+        formats(name, line, missing);
+      }
       if (String.join("", arg.description()).isBlank()) {
         missing.add(
             name

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "plot",
     description =
-        "Draw series' history with the forecast made for each point and its 95 % interval as"
+        "Draw series' history with the forecast made for each point and its 95 %% interval as"
             + " a band, into a PNG (no display needed).")
 public final class PlotCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
