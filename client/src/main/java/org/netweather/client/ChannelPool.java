@@ -19,6 +19,13 @@ final class ChannelPool implements AutoCloseable {
     return open.computeIfAbsent(address, opener);
   }
 
+  /** Lets every channel try to connect at once instead of waiting out its reconnect back-off. */
+  void resetConnectBackoff() {
+    for (ManagedChannel c : open.values()) {
+      c.resetConnectBackoff();
+    }
+  }
+
   @Override
   public void close() {
     for (ManagedChannel c : open.values()) {

@@ -488,6 +488,16 @@ public final class NetWeatherClient implements AutoCloseable {
         .getStatus();
   }
 
+  /**
+   * Lets the channels to daemons try to connect now. After failures a channel waits out gRPC's
+   * reconnect back-off (growing to two minutes) and fails calls fast meanwhile; a caller that
+   * retries on its own schedule (the sensor's delivery) calls this before each retry, so a daemon
+   * that is back is reached at the next try.
+   */
+  public void resetConnectBackoff() {
+    channels.resetConnectBackoff();
+  }
+
   /** Closes the channels this client built; a nameserver channel it was given stays open. */
   @Override
   public void close() {

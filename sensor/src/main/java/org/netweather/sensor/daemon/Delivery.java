@@ -89,6 +89,11 @@ public final class Delivery implements AutoCloseable {
     if (System.currentTimeMillis() < nextTryMs) {
       return;
     }
+    if (backoffMs > 0) {
+      // A retry: without this, a memory-host that is back would only be reached once gRPC's own
+      // reconnect back-off (up to two minutes) has run out.
+      client.resetConnectBackoff();
+    }
     try {
       while (deliverOnce() == BATCH) {
         // keep going while full batches come out
