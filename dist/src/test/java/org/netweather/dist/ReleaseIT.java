@@ -184,12 +184,14 @@ class ReleaseIT {
     var config =
         json.readTree(blob(layout, manifest.get("config").get("digest").asText()).toFile())
             .get("config");
-    List<String> entrypoint = new ArrayList<>();
-    config.get("Entrypoint").forEach(e -> entrypoint.add(e.asText()));
-    assertEquals("/opt/java/bin/java", entrypoint.get(0));
-    assertEquals("org.netweather.launcher.Nws", entrypoint.get(entrypoint.size() - 1));
+    // The same nws as every release's (with its per-daemon JVM options); the command picks the
+    // daemon.
+    assertEquals("[\"/usr/bin/nws\"]", config.get("Entrypoint").toString());
     assertEquals("[\"up\",\"--listen-all\"]", config.get("Cmd").toString());
     assertEquals("65532:65532", config.get("User").asText());
+    List<String> env = new ArrayList<>();
+    config.get("Env").forEach(e -> env.add(e.asText()));
+    assertTrue(env.contains("NWS_LIB=/app/libs"), env.toString());
 
     // The layers, unpacked in order, are a file system that runs nws with nothing from this
     // machine: what a container runtime would do, with /dev and /proc mounted.
@@ -201,8 +203,19 @@ class ReleaseIT {
       Run x = run(root, 120, "tar", "-xzf", blob(layout, layer.get("digest").asText()).toString());
       assertEquals(0, x.exit(), x.output());
     }
-    String command = String.join(" ", entrypoint).replace("/app/libs/*", "'/app/libs/*'");
+    // Only the image's own environment, as a container runtime would set it.
+    String command =
+        "exec env -i "
+            + String.join(" ", env)
+            + " \"$(command -v chroot)\" --userspec=65532:65532 . /usr/bin/nws";
+    String mounts = "mount --rbind /dev dev && mount -t proc proc proc && ";
     Run version =
+        run(root, 120, "unshare", "--mount", "--fork", "sh", "-c", mounts + command + " --version");
+    assertEquals(0, version.exit(), version.output());
+    assertTrue(version.output().startsWith("NetWeather "), version.output());
+    assertFalse(version.output().contains("building"), "the image never builds");
+    // A daemon's command reads its configuration in the image as anywhere else.
+    Run show =
         run(
             root,
             120,
@@ -211,12 +224,9 @@ class ReleaseIT {
             "--fork",
             "sh",
             "-c",
-            "mount --rbind /dev dev && mount -t proc proc proc && LD_LIBRARY_PATH=/opt/java/lib"
-                + " exec chroot --userspec=65532:65532 . "
-                + command
-                + " --version");
-    assertEquals(0, version.exit(), version.output());
-    assertTrue(version.output().startsWith("NetWeather "), version.output());
+            mounts + command + " config show sensor");
+    assertEquals(0, show.exit(), show.output());
+    assertTrue(show.output().contains("probePort"), show.output());
   }
 
   private static Path blob(Path layout, String digest) {
