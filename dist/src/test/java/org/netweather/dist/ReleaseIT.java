@@ -70,6 +70,19 @@ class ReleaseIT {
       assertTrue(
           Files.exists(release.resolve("systemd/netweather-" + unit + ".service")), unit + " unit");
     }
+    // One jar per library: a stale second version on the class path would be picked at random.
+    List<String> libraries = new ArrayList<>();
+    try (Stream<Path> jars = Files.list(release.resolve("lib"))) {
+      jars.map(
+              j ->
+                  j.getFileName().toString().replaceAll("-[0-9][^-]*(-[A-Za-z0-9._]+)*\\.jar$", ""))
+          .forEach(libraries::add);
+    }
+    assertTrue(
+        libraries.contains("grpc-api") && libraries.contains("rocksdbjni"), libraries.toString());
+    assertEquals(libraries.size(), libraries.stream().distinct().count(), libraries.toString());
+    assertFalse(
+        libraries.stream().anyMatch(l -> l.startsWith("launcher")), "the launcher is nws.jar");
     assertFalse(Files.exists(release.resolve("pom.xml")), "no source tree");
     assertFalse(Files.exists(release.resolve("mvnw")), "no build tool");
 
@@ -124,6 +137,7 @@ class ReleaseIT {
       assertTrue(text.contains("NoNewPrivileges=yes") && text.contains("ProtectSystem=strict"));
       assertTrue(text.contains("User=netweather") && text.contains("StateDirectory=netweather"));
       assertTrue(text.contains("ExecStartPost=") && text.contains("LimitNOFILE="));
+      assertTrue(text.contains("\nCapabilityBoundingSet=\n"), name + " drops every capability");
       Files.writeString(units.resolve(name), text);
       cmd.add(units.resolve(name).toString());
     }
@@ -161,12 +175,24 @@ class ReleaseIT {
     String postinst = Files.readString(control.resolve("postinst"));
     assertTrue(postinst.contains("adduser --system"), "postinst makes the system user");
     assertFalse(postinst.contains("systemctl enable"), "units are installed, not enabled");
+    assertFalse(contents.output().contains("/etc/systemd/system/"), "no unit is enabled");
 
     assumeTrue(present("lintian"), "lintian is not installed");
     Run lintian = run(TARGET, 300, "lintian", deb.toString());
     assertFalse(
         lintian.output().lines().anyMatch(l -> l.startsWith("E: ")),
         "lintian errors:\n" + lintian.output());
+    // Warnings too, but two that come with the jars and the command as they are: jars without
+    // classes (grpc-context, Guava's listenablefuture placeholder) and no manual page (nws
+    // --help is the manual).
+    List<String> warnings =
+        lintian
+            .output()
+            .lines()
+            .filter(l -> l.startsWith("W: "))
+            .filter(l -> !l.contains(" codeless-jar ") && !l.contains(" no-manual-page "))
+            .toList();
+    assertEquals(List.of(), warnings, lintian.output());
   }
 
   @Test
