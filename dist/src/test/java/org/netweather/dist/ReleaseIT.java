@@ -136,6 +136,7 @@ class ReleaseIT {
               .replace("/etc/netweather", release.resolve("etc").toString());
       assertTrue(text.contains("NoNewPrivileges=yes") && text.contains("ProtectSystem=strict"));
       assertTrue(text.contains("User=netweather") && text.contains("StateDirectory=netweather"));
+      assertTrue(text.contains("\nLogsDirectory=netweather\n"), name + " may write its log file");
       assertTrue(text.contains("ExecStartPost=") && text.contains("LimitNOFILE="));
       assertTrue(text.contains("\nCapabilityBoundingSet=\n"), name + " drops every capability");
       Files.writeString(units.resolve(name), text);
