@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds the file system the OCI image adds under NetWeather's jars, so that the image needs
-# no base image from a registry: a Java runtime made with jlink from the building JDK, the
-# shared libraries it and RocksDB's bundled native library load (copied from this machine),
+# no base image from a registry: a Java runtime made with jlink from the building JDK, bin/nws
+# as /usr/bin/nws with the few programs it runs (bash, env, readlink, dirname), the shared
+# libraries all of them and RocksDB's bundled native library load (copied from this machine),
 # the name-service files glibc reads, and the directories a daemon writes.
 #
-#   rootfs.sh OUT JAVA_HOME ROCKSDB_JAR
+#   rootfs.sh OUT JAVA_HOME ROCKSDB_JAR NWS_SCRIPT
 set -euo pipefail
 out="$1"
 java_home="$2"
 rocksdb_jar="$3"
+nws_script="$4"
 
 rm -rf "$out"
 mkdir -p "$out/opt" "$out/etc" "$out/tmp" "$out/var/lib/netweather" "$out/dev" "$out/proc" "$out/sys"
@@ -16,6 +18,15 @@ mkdir -p "$out/opt" "$out/etc" "$out/tmp" "$out/var/lib/netweather" "$out/dev" "
   --add-modules java.se,jdk.unsupported,jdk.crypto.ec,jdk.crypto.cryptoki,jdk.management,jdk.management.jfr,jdk.jfr,jdk.zipfs,jdk.naming.dns,jdk.localedata,jdk.net \
   --strip-debug --no-header-files --no-man-pages --compress=2 \
   --output "$out/opt/java"
+
+# The image's entrypoint is the same nws as every release's, so the per-daemon JVM options
+# hold in a container too.
+mkdir -p "$out/usr/bin"
+install -m 0755 "$nws_script" "$out/usr/bin/nws"
+programs=(bash env readlink dirname)
+for prog in "${programs[@]}"; do
+  install -m 0755 "$(readlink -f "$(command -v "$prog")")" "$out/usr/bin/$prog"
+done
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -26,6 +37,7 @@ trap 'rm -rf "$scratch"' EXIT
 # Every other library any ELF file of the runtime (or RocksDB) links, with the loader itself.
 {
   find "$out/opt/java" -type f \( -name '*.so' -o -path '*/bin/*' \)
+  for prog in "${programs[@]}"; do echo "$out/usr/bin/$prog"; done
   echo "$scratch/librocksdbjni-linux64.so"
 } | while read -r elf; do
   ldd "$elf" 2>/dev/null | awk '/=> \// {print $3} /^[ \t]*\// {print $1}'

@@ -70,6 +70,19 @@ class ReleaseIT {
       assertTrue(
           Files.exists(release.resolve("systemd/netweather-" + unit + ".service")), unit + " unit");
     }
+    // One jar per library: a stale second version on the class path would be picked at random.
+    List<String> libraries = new ArrayList<>();
+    try (Stream<Path> jars = Files.list(release.resolve("lib"))) {
+      jars.map(
+              j ->
+                  j.getFileName().toString().replaceAll("-[0-9][^-]*(-[A-Za-z0-9._]+)*\\.jar$", ""))
+          .forEach(libraries::add);
+    }
+    assertTrue(
+        libraries.contains("grpc-api") && libraries.contains("rocksdbjni"), libraries.toString());
+    assertEquals(libraries.size(), libraries.stream().distinct().count(), libraries.toString());
+    assertFalse(
+        libraries.stream().anyMatch(l -> l.startsWith("launcher")), "the launcher is nws.jar");
     assertFalse(Files.exists(release.resolve("pom.xml")), "no source tree");
     assertFalse(Files.exists(release.resolve("mvnw")), "no build tool");
 
@@ -123,7 +136,9 @@ class ReleaseIT {
               .replace("/etc/netweather", release.resolve("etc").toString());
       assertTrue(text.contains("NoNewPrivileges=yes") && text.contains("ProtectSystem=strict"));
       assertTrue(text.contains("User=netweather") && text.contains("StateDirectory=netweather"));
+      assertTrue(text.contains("\nLogsDirectory=netweather\n"), name + " may write its log file");
       assertTrue(text.contains("ExecStartPost=") && text.contains("LimitNOFILE="));
+      assertTrue(text.contains("\nCapabilityBoundingSet=\n"), name + " drops every capability");
       Files.writeString(units.resolve(name), text);
       cmd.add(units.resolve(name).toString());
     }
@@ -161,12 +176,24 @@ class ReleaseIT {
     String postinst = Files.readString(control.resolve("postinst"));
     assertTrue(postinst.contains("adduser --system"), "postinst makes the system user");
     assertFalse(postinst.contains("systemctl enable"), "units are installed, not enabled");
+    assertFalse(contents.output().contains("/etc/systemd/system/"), "no unit is enabled");
 
     assumeTrue(present("lintian"), "lintian is not installed");
     Run lintian = run(TARGET, 300, "lintian", deb.toString());
     assertFalse(
         lintian.output().lines().anyMatch(l -> l.startsWith("E: ")),
         "lintian errors:\n" + lintian.output());
+    // Warnings too, but two that come with the jars and the command as they are: jars without
+    // classes (grpc-context, Guava's listenablefuture placeholder) and no manual page (nws
+    // --help is the manual).
+    List<String> warnings =
+        lintian
+            .output()
+            .lines()
+            .filter(l -> l.startsWith("W: "))
+            .filter(l -> !l.contains(" codeless-jar ") && !l.contains(" no-manual-page "))
+            .toList();
+    assertEquals(List.of(), warnings, lintian.output());
   }
 
   @Test
@@ -184,12 +211,14 @@ class ReleaseIT {
     var config =
         json.readTree(blob(layout, manifest.get("config").get("digest").asText()).toFile())
             .get("config");
-    List<String> entrypoint = new ArrayList<>();
-    config.get("Entrypoint").forEach(e -> entrypoint.add(e.asText()));
-    assertEquals("/opt/java/bin/java", entrypoint.get(0));
-    assertEquals("org.netweather.launcher.Nws", entrypoint.get(entrypoint.size() - 1));
+    // The same nws as every release's (with its per-daemon JVM options); the command picks the
+    // daemon.
+    assertEquals("[\"/usr/bin/nws\"]", config.get("Entrypoint").toString());
     assertEquals("[\"up\",\"--listen-all\"]", config.get("Cmd").toString());
     assertEquals("65532:65532", config.get("User").asText());
+    List<String> env = new ArrayList<>();
+    config.get("Env").forEach(e -> env.add(e.asText()));
+    assertTrue(env.contains("NWS_LIB=/app/libs"), env.toString());
 
     // The layers, unpacked in order, are a file system that runs nws with nothing from this
     // machine: what a container runtime would do, with /dev and /proc mounted.
@@ -201,8 +230,19 @@ class ReleaseIT {
       Run x = run(root, 120, "tar", "-xzf", blob(layout, layer.get("digest").asText()).toString());
       assertEquals(0, x.exit(), x.output());
     }
-    String command = String.join(" ", entrypoint).replace("/app/libs/*", "'/app/libs/*'");
+    // Only the image's own environment, as a container runtime would set it.
+    String command =
+        "exec env -i "
+            + String.join(" ", env)
+            + " \"$(command -v chroot)\" --userspec=65532:65532 . /usr/bin/nws";
+    String mounts = "mount --rbind /dev dev && mount -t proc proc proc && ";
     Run version =
+        run(root, 120, "unshare", "--mount", "--fork", "sh", "-c", mounts + command + " --version");
+    assertEquals(0, version.exit(), version.output());
+    assertTrue(version.output().startsWith("NetWeather "), version.output());
+    assertFalse(version.output().contains("building"), "the image never builds");
+    // A daemon's command reads its configuration in the image as anywhere else.
+    Run show =
         run(
             root,
             120,
@@ -211,12 +251,9 @@ class ReleaseIT {
             "--fork",
             "sh",
             "-c",
-            "mount --rbind /dev dev && mount -t proc proc proc && LD_LIBRARY_PATH=/opt/java/lib"
-                + " exec chroot --userspec=65532:65532 . "
-                + command
-                + " --version");
-    assertEquals(0, version.exit(), version.output());
-    assertTrue(version.output().startsWith("NetWeather "), version.output());
+            mounts + command + " config show sensor");
+    assertEquals(0, show.exit(), show.output());
+    assertTrue(show.output().contains("probePort"), show.output());
   }
 
   private static Path blob(Path layout, String digest) {
