@@ -79,10 +79,11 @@ class ReleaseIT {
           .forEach(libraries::add);
     }
     assertTrue(
-        libraries.contains("grpc-api") && libraries.contains("rocksdbjni"), libraries.toString());
+        libraries.contains("io.grpc.grpc-api") && libraries.contains("org.rocksdb.rocksdbjni"),
+        libraries.toString());
     assertEquals(libraries.size(), libraries.stream().distinct().count(), libraries.toString());
     assertFalse(
-        libraries.stream().anyMatch(l -> l.startsWith("launcher")), "the launcher is nws.jar");
+        libraries.stream().anyMatch(l -> l.endsWith(".launcher")), "the launcher is nws.jar");
     assertFalse(Files.exists(release.resolve("pom.xml")), "no source tree");
     assertFalse(Files.exists(release.resolve("mvnw")), "no build tool");
 
