@@ -1,6 +1,7 @@
 package org.netweather.cli.config;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -12,6 +13,7 @@ import org.netweather.cli.daemon.NameserverCommand;
 import org.netweather.cli.daemon.ProxyCommand;
 import org.netweather.cli.daemon.SensorCommand;
 import org.netweather.cli.daemon.UpCommand;
+import org.netweather.runtime.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -34,6 +36,28 @@ public final class ConfigCommand implements Callable<Integer> {
     out.put("sensor", SensorCommand::new);
     out.put("up", UpCommand::new);
     return out;
+  }
+
+  /**
+   * The command of {@code daemon} (memory-host may be called memory) with {@code args} parsed as it
+   * parses them, so they mean exactly what they would mean there.
+   *
+   * @throws ConfigException naming an unknown daemon or a bad argument
+   */
+  public static ConfiguredCommand parsed(String daemon, List<String> args) {
+    String name = daemon.equals("memory") ? "memory-host" : daemon;
+    Supplier<ConfiguredCommand> factory = daemons().get(name);
+    if (factory == null) {
+      throw new ConfigException(
+          "unknown daemon '" + daemon + "' (known: " + String.join(", ", daemons().keySet()) + ")");
+    }
+    ConfiguredCommand command = factory.get();
+    try {
+      new picocli.CommandLine(command).parseArgs(args.toArray(String[]::new));
+    } catch (picocli.CommandLine.ParameterException e) {
+      throw new ConfigException(e.getMessage());
+    }
+    return command;
   }
 
   @Override

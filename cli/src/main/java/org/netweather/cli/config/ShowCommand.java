@@ -4,11 +4,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import org.netweather.cli.daemon.ConfiguredCommand;
-import org.netweather.runtime.config.ConfigException;
 import org.netweather.runtime.config.ConfigValues;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,22 +47,7 @@ public final class ShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String name = daemon.equals("memory") ? "memory-host" : daemon;
-    Supplier<ConfiguredCommand> factory = ConfigCommand.daemons().get(name);
-    if (factory == null) {
-      throw new ConfigException(
-          "unknown daemon '"
-              + daemon
-              + "' (known: "
-              + String.join(", ", ConfigCommand.daemons().keySet())
-              + ")");
-    }
-    ConfiguredCommand command = factory.get();
-    try {
-      new CommandLine(command).parseArgs(args.toArray(String[]::new));
-    } catch (CommandLine.ParameterException e) {
-      throw new ConfigException(e.getMessage());
-    }
+    ConfiguredCommand command = ConfigCommand.parsed(daemon, args);
     print(command.configuration(), spec.commandLine().getOut());
     return 0;
   }

@@ -9,14 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.netweather.cli.ErrorHandler;
 import org.netweather.cli.config.ConfigCommand;
+import org.netweather.cli.config.ShowCommand;
 import org.netweather.runtime.config.ConfigException;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.tls.DaemonTransport;
 import org.netweather.runtime.tls.TlsFiles;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,7 +30,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "ready",
-    modelTransformer = ReadyCommand.DaemonArgs.class,
+    modelTransformer = ShowCommand.DaemonArgs.class,
     description =
         "Wait until the daemon a configuration describes serves on this machine (for service"
             + " managers). DAEMON: nameserver, memory-host, forecaster, proxy, sensor.")
@@ -54,28 +53,13 @@ public final class ReadyCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  /** Everything after DAEMON belongs to the daemon's command, options included. */
-  public static final class DaemonArgs implements CommandLine.IModelTransformer {
-    @Override
-    public CommandSpec transform(CommandSpec spec) {
-      spec.parser().stopAtPositional(true);
-      return spec;
-    }
-  }
-
   @Override
   public Integer call() throws Exception {
-    String name = daemon.equals("memory") ? "memory-host" : daemon;
-    Supplier<ConfiguredCommand> factory = ConfigCommand.daemons().get(name);
-    if (factory == null || name.equals("up")) {
-      throw new ConfigException("unknown daemon '" + daemon + "'");
+    if (daemon.equals("up")) {
+      throw new ConfigException("nws ready takes one daemon, not up");
     }
-    ConfiguredCommand command = factory.get();
-    try {
-      new CommandLine(command).parseArgs(args.toArray(String[]::new));
-    } catch (CommandLine.ParameterException e) {
-      throw new ConfigException(e.getMessage());
-    }
+    ConfiguredCommand command = ConfigCommand.parsed(daemon, args);
+    String name = command.schema().name();
     ConfigValues config = command.configuration().get(0);
     String port = value(config, "port");
     String bind =
