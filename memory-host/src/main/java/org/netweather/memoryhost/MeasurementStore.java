@@ -78,7 +78,8 @@ public final class MeasurementStore implements AutoCloseable {
   /** How an append went. */
   public record Result(long stored, long duplicates) {}
 
-  private record Pending(List<SeriesPoints> batches, CompletableFuture<Result> done) {}
+  private record Pending(
+      List<SeriesPoints> batches, SeriesState[] known, CompletableFuture<Result> done) {}
 
   private record Job<T>(Callable<T> body, CompletableFuture<T> done) {
     void run() {
@@ -162,12 +163,35 @@ public final class MeasurementStore implements AutoCloseable {
    * @param caller who asks (the peer's host), for the per-caller creation limit
    */
   public CompletableFuture<Result> append(List<SeriesPoints> batches, String caller) {
+    return append(batches, resolve(batches), caller);
+  }
+
+  /** The stored series each batch names, null for a series not stored yet. */
+  public SeriesState[] resolve(List<SeriesPoints> batches) {
+    SeriesState[] known = new SeriesState[batches.size()];
+    for (int b = 0; b < known.length; b++) {
+      known[b] = db.get(batches.get(b).getSeries());
+    }
+    return known;
+  }
+
+  /**
+   * As {@link #append(List, String)}, with the series already {@linkplain #resolve resolved} (so
+   * that the service looks each name up once).
+   */
+  public CompletableFuture<Result> append(
+      List<SeriesPoints> batches, SeriesState[] known, String caller) {
     CompletableFuture<Result> done = new CompletableFuture<>();
     int created = 0;
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    for (SeriesPoints sp : batches) {
-      if (db.get(sp.getSeries()) == null && seen.add(sp.getSeries())) {
-        created++;
+    java.util.Set<String> seen = null;
+    for (int b = 0; b < known.length; b++) {
+      if (known[b] == null) {
+        if (seen == null) {
+          seen = new java.util.HashSet<>();
+        }
+        if (seen.add(batches.get(b).getSeries())) {
+          created++;
+        }
       }
     }
     try {
@@ -194,7 +218,7 @@ public final class MeasurementStore implements AutoCloseable {
       done.completeExceptionally(e);
       return done;
     }
-    if (closing || !queue.offer(new Pending(batches, done))) {
+    if (closing || !queue.offer(new Pending(batches, known, done))) {
       done.completeExceptionally(
           new RejectedExecutionException(
               closing ? "memory-host is shutting down" : "write queue is full"));
@@ -221,6 +245,11 @@ public final class MeasurementStore implements AutoCloseable {
   /** Checks an append as the service must before queuing it. */
   public static int validate(List<SeriesPoints> batches, long nowMs) {
     return AppendValidator.validate(batches, nowMs);
+  }
+
+  /** As {@link #validate(List, long)} for batches {@linkplain #resolve resolved} already. */
+  public static int validate(List<SeriesPoints> batches, SeriesState[] known, long nowMs) {
+    return AppendValidator.validate(batches, known, nowMs);
   }
 
   private void writeLoop() {
@@ -302,10 +331,18 @@ public final class MeasurementStore implements AutoCloseable {
     long now = clock.millis();
     for (int g = 0; g < group.size(); g++) {
       List<SeriesPoints> batches = group.get(g).batches();
+      SeriesState[] known = group.get(g).known();
       int created = 0;
-      for (SeriesPoints sp : batches) {
-        if (db.get(sp.getSeries()) == null && !drafts.containsKey(sp.getSeries())) {
-          created++;
+      for (int b = 0; b < known.length; b++) {
+        SeriesState k = known[b];
+        if (k == null || k.deleted()) {
+          // New when queued, or deleted since: look again (a group before this one may have
+          // created it).
+          k = db.get(batches.get(b).getSeries());
+          known[b] = k;
+          if (k == null && !drafts.containsKey(batches.get(b).getSeries())) {
+            created++;
+          }
         }
       }
       if (created > 0 && db.seriesCount() + drafts.size() + created > options.maxSeries()) {
@@ -313,8 +350,9 @@ public final class MeasurementStore implements AutoCloseable {
         group.get(g).done().completeExceptionally(maxSeries(created));
         continue;
       }
-      for (SeriesPoints sp : batches) {
-        SeriesState s = db.get(sp.getSeries());
+      for (int b = 0; b < known.length; b++) {
+        SeriesPoints sp = batches.get(b);
+        SeriesState s = known[b];
         if (s == null) {
           s = drafts.computeIfAbsent(sp.getSeries(), n -> db.draft(n, now));
         }

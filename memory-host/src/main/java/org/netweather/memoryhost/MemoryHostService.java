@@ -59,14 +59,16 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
 
   @Override
   public void append(AppendRequest req, StreamObserver<AppendResponse> out) {
+    List<org.netweather.api.v1.SeriesPoints> batches = req.getBatchesList();
+    SeriesState[] known = store.resolve(batches);
     try {
-      MeasurementStore.validate(req.getBatchesList(), clock.millis());
+      MeasurementStore.validate(batches, known, clock.millis());
     } catch (IllegalArgumentException e) {
       out.onError(Statuses.toStatus(e));
       return;
     }
     store
-        .append(req.getBatchesList(), Caller.current().key())
+        .append(batches, known, Caller.current().key())
         .whenComplete(
             (r, err) -> {
               if (err == null) {

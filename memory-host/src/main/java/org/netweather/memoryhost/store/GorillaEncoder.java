@@ -38,6 +38,8 @@ public final class GorillaEncoder {
   private int prevTrailing;
   private long minTime = Long.MAX_VALUE;
   private long maxTime = Long.MIN_VALUE;
+  // The value of the newest point, kept so that a summary never decodes the head.
+  private double valueAtMax = Double.NaN;
 
   public GorillaEncoder() {
     this(32);
@@ -63,7 +65,10 @@ public final class GorillaEncoder {
     prevBits = bits;
     count++;
     minTime = Math.min(minTime, time);
-    maxTime = Math.max(maxTime, time);
+    if (time >= maxTime) {
+      maxTime = time;
+      valueAtMax = value;
+    }
   }
 
   private void writeTime(long dod) {
@@ -120,6 +125,11 @@ public final class GorillaEncoder {
     return maxTime;
   }
 
+  /** The value of the point at {@link #maxTime()}, NaN if there is none. */
+  public double valueAtMax() {
+    return valueAtMax;
+  }
+
   /** Bytes the encoded points take, rounded up. */
   public int encodedBytes() {
     return (int) ((out.bitLength() + 7) >>> 3);
@@ -136,6 +146,7 @@ public final class GorillaEncoder {
     c.prevTrailing = prevTrailing;
     c.minTime = minTime;
     c.maxTime = maxTime;
+    c.valueAtMax = valueAtMax;
     return c;
   }
 
@@ -195,6 +206,14 @@ public final class GorillaEncoder {
     e.maxTime = maxTime;
     e.prevLeading = leading;
     e.prevTrailing = trailing;
+    // Not stored: found once here rather than at every summary.
+    GorillaDecoder d = e.decoder();
+    while (d.hasNext()) {
+      d.next();
+      if (d.time() == maxTime) {
+        e.valueAtMax = d.value();
+      }
+    }
     return e;
   }
 

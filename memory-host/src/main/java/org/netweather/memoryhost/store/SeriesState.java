@@ -1,6 +1,7 @@
 package org.netweather.memoryhost.store;
 
 import java.nio.ByteBuffer;
+import org.netweather.model.SeriesName;
 
 /**
  * What the store keeps in memory for one series: its id, a summary of its sealed chunks and the
@@ -29,6 +30,8 @@ public final class SeriesState {
   volatile long lastTime = Long.MIN_VALUE;
   volatile double lastValue = Double.NaN;
   volatile boolean deleted;
+  // Parsed on first use; a racing second parse yields an equal value, so no lock is needed.
+  private SeriesName parsedName;
 
   SeriesState(long id, String name, long createdMs) {
     this.id = id;
@@ -38,6 +41,21 @@ public final class SeriesState {
 
   public String name() {
     return name;
+  }
+
+  /** The name parsed (it was valid when the series was created). */
+  public SeriesName parsedName() {
+    SeriesName p = parsedName;
+    if (p == null) {
+      p = SeriesName.parse(name);
+      parsedName = p;
+    }
+    return p;
+  }
+
+  /** Whether the series was deleted (a holder of this object must look its name up again). */
+  public boolean deleted() {
+    return deleted;
   }
 
   /** Raw points held. */
@@ -72,25 +90,13 @@ public final class SeriesState {
       first = Math.min(first, head.minTime());
       if (head.maxTime() > last) {
         last = head.maxTime();
-        lastV = headValueAt(last);
+        lastV = head.valueAtMax();
       }
     }
     firstTime = first;
     lastValue = lastV;
     lastTime = last;
     count = sealedCount + headCount();
-  }
-
-  private double headValueAt(long time) {
-    GorillaDecoder d = head.decoder();
-    double v = Double.NaN;
-    while (d.hasNext()) {
-      d.next();
-      if (d.time() == time) {
-        v = d.value();
-      }
-    }
-    return v;
   }
 
   byte[] record() {

@@ -9,6 +9,25 @@ import org.junit.jupiter.api.Test;
 
 class GorillaEncoderTest {
   @Test
+  void valueAtMax_followsTheNewestPointThroughBackDatingCopiesAndResume() {
+    GorillaEncoder e = new GorillaEncoder();
+    assertTrue(Double.isNaN(e.valueAtMax()));
+    e.add(20_000, 2.0);
+    e.add(10_000, 1.0); // back-dated: the newest point is still at 20 000
+    assertEquals(2.0, e.valueAtMax());
+    e.add(30_000, 3.0);
+    GorillaEncoder copy = e.copy();
+    copy.add(40_000, 4.0);
+    assertEquals(3.0, e.valueAtMax());
+    assertEquals(4.0, copy.valueAtMax());
+    GorillaEncoder resumed = GorillaEncoder.resume(copy.state());
+    assertEquals(40_000, resumed.maxTime());
+    assertEquals(4.0, resumed.valueAtMax());
+    resumed.add(35_000, 3.5);
+    assertEquals(4.0, resumed.valueAtMax());
+  }
+
+  @Test
   void roundTrip_randomSeries_returnsEveryPointBitForBit() {
     Random rnd = new Random(42);
     for (int trial = 0; trial < 2000; trial++) {
