@@ -54,6 +54,10 @@ public final class MeasurementStore implements AutoCloseable {
   private static final long MAX_HEAD_AGE_MS = 2 * 3600_000L;
   private static final int BACKLOG_POINTS_PER_MESSAGE = 4096;
   private static final long MAINTENANCE_PERIOD_MS = 200;
+  // Heads reach the database at a checkpoint this often, or once the point log since the last one
+  // outgrows CHECKPOINT_LOG_BYTES: the bound on what a restart replays.
+  private static final long CHECKPOINT_PERIOD_MS = 5 * 60_000L;
+  private static final long CHECKPOINT_LOG_BYTES = 128L << 20;
   // A group of fewer appends than this waits up to LINGER_NS for more.
   private static final int LINGER_BELOW = 16;
   private static final long LINGER_NS = 3_000_000;
@@ -74,6 +78,7 @@ public final class MeasurementStore implements AutoCloseable {
   private volatile long maxAgeMs;
   private Iterator<SeriesState> maintenance;
   private long lastMaintenanceMs;
+  private long lastCheckpointMs;
 
   /** How an append went. */
   public record Result(long stored, long duplicates) {}
@@ -443,7 +448,39 @@ public final class MeasurementStore implements AutoCloseable {
       return;
     }
     lastMaintenanceMs = now;
+    checkpointSlice(now);
     int slice = Math.max(64, db.seriesCount() / 300);
+    // Under the hub's lock: a watcher's view sees a head either before or after it is sealed.
+    synchronized (hub) {
+      sealOld(now, slice);
+    }
+  }
+
+  /**
+   * Advances the checkpoint, starting one when due: a slice of the changed heads each visit, so a
+   * checkpoint of every series takes about a minute and never holds up appends for long.
+   */
+  private void checkpointSlice(long now) {
+    if (!db.checkpointing()) {
+      if (lastCheckpointMs == 0) {
+        lastCheckpointMs = now;
+      }
+      if (now - lastCheckpointMs < CHECKPOINT_PERIOD_MS
+          && db.loggedBytes() < CHECKPOINT_LOG_BYTES) {
+        return;
+      }
+      lastCheckpointMs = now;
+      db.startCheckpoint();
+    }
+    try {
+      db.checkpointStep(Math.max(1000, db.seriesCount() / 250));
+    } catch (IOException e) {
+      // Retried at the next visit; until it succeeds the point log keeps everything.
+      log.warn("checkpoint deferred: {}", e.getMessage());
+    }
+  }
+
+  private void sealOld(long now, int slice) {
     for (int i = 0; i < slice; i++) {
       if (maintenance == null || !maintenance.hasNext()) {
         maintenance = db.series().iterator();
@@ -630,7 +667,7 @@ public final class MeasurementStore implements AutoCloseable {
       }
     }
     matching.sort((a, b) -> a.name().compareTo(b.name()));
-    SeriesDb.View view = db.view();
+    SeriesDb.View view = db.view(matching);
     int limit = perSeries > 0 ? perSeries : Integer.MAX_VALUE;
     return new WatchHub.Backlog() {
       private int next;

@@ -222,6 +222,15 @@ public final class GorillaEncoder {
     return out.toByteArray();
   }
 
+  /** The live buffer: bits below {@link #bitLength()} never change, whatever is added later. */
+  byte[] bytes() {
+    return out.array();
+  }
+
+  long bitLength() {
+    return out.bitLength();
+  }
+
   /** A decoder over the points written so far (reads the live buffer; do not add meanwhile). */
   public GorillaDecoder decoder() {
     return new GorillaDecoder(out.array(), 0, out.bitLength(), count);

@@ -59,7 +59,8 @@ public final class SeriesDb implements AutoCloseable {
 
   private static final byte[] NEXT_ID = "next-id".getBytes(StandardCharsets.UTF_8);
   private static final List<String> FAMILIES =
-      List.of("default", "series", "head", "chunks", "archives");
+      List.of("default", "series", "head", "chunks", "archives", "log");
+  private static final byte[] LOG_NEXT = "log-next".getBytes(StandardCharsets.UTF_8);
 
   static {
     RocksDB.loadLibrary();
@@ -75,6 +76,14 @@ public final class SeriesDb implements AutoCloseable {
   private final ColumnFamilyHandle headCf;
   private final ColumnFamilyHandle chunksCf;
   private final ColumnFamilyHandle archivesCf;
+  private final ColumnFamilyHandle logCf;
+  // Writer thread only: the record being built, the next record's key, bytes logged since the
+  // last finished checkpoint, and the checkpoint under way (null if none).
+  private final PointLog pointLog = new PointLog();
+  private long nextSeq;
+  private long loggedBytes;
+  private java.util.Iterator<SeriesState> checkpointing;
+  private long checkpointThrough;
   private final WriteOptions sync = new WriteOptions().setSync(true);
   private final WriteOptions noSync = new WriteOptions();
   // Archives are rebuilt from raw points after a crash: they need not be logged at all.
@@ -114,7 +123,7 @@ public final class SeriesDb implements AutoCloseable {
               // Chunks are Gorilla-encoded already; the rest compresses well (archives are mostly
               // NaN rows).
               .setCompressionType(
-                  name.equals("chunks")
+                  name.equals("chunks") || name.equals("log")
                       ? CompressionType.NO_COMPRESSION
                       : CompressionType.LZ4_COMPRESSION)
               .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 << 10));
@@ -133,6 +142,7 @@ public final class SeriesDb implements AutoCloseable {
     headCf = handles.get(2);
     chunksCf = handles.get(3);
     archivesCf = handles.get(4);
+    logCf = handles.get(5);
   }
 
   /** Opens (or creates) the database in {@code dir} and loads every series' summary and head. */
@@ -173,11 +183,74 @@ public final class SeriesDb implements AutoCloseable {
         }
       }
     }
+    replay(byId);
+    loaded = true;
     for (SeriesState s : byName.values()) {
       synchronized (s) {
         s.summarize();
       }
     }
+  }
+
+  /**
+   * Applies the point log written since the last checkpoint to the heads just loaded. A point the
+   * stored head or a chunk already holds (the checkpoint ran on while appends went on, or the head
+   * was sealed since) is skipped, as is any point at or before a series' sealed chunks (stored
+   * there when it was appended, or dropped by retention since) and any point of a deleted series:
+   * replay never revives what is gone and is safe to repeat.
+   */
+  private void replay(Map<Long, SeriesState> byId) throws IOException {
+    try {
+      byte[] next = db.get(meta, LOG_NEXT);
+      nextSeq = next == null ? 0 : Keys.get(next, 0);
+    } catch (RocksDBException e) {
+      throw io(e);
+    }
+    long[] replayed = {0};
+    try (RocksIterator it = db.newIterator(logCf)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        nextSeq = Math.max(nextSeq, Keys.id(it.key()) + 1);
+        byte[] record = it.value();
+        loggedBytes += record.length;
+        PointLog.decode(
+            record,
+            (id, time, value) -> {
+              SeriesState s = byId.get(id);
+              if (s == null || time <= s.sealedMax) {
+                return;
+              }
+              if (s.head == null) {
+                s.head = new GorillaEncoder();
+              } else if (time <= s.head.maxTime() && headHolds(s.head, time)) {
+                return;
+              }
+              s.head.add(time, value);
+              s.dirty = true;
+              replayed[0]++;
+            });
+      }
+    }
+    this.replayedPoints = replayed[0];
+  }
+
+  private static boolean headHolds(GorillaEncoder head, long time) {
+    GorillaDecoder d = head.decoder();
+    while (d.hasNext()) {
+      d.next();
+      if (d.time() == time) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private long replayedPoints;
+  // Set once the heads and the log are wholly loaded: only then may a checkpoint drop the log.
+  private volatile boolean loaded;
+
+  /** Points the last open took from the point log (not yet in a checkpoint). */
+  public long replayedPoints() {
+    return replayedPoints;
   }
 
   /** The series named so, or null. */
@@ -254,8 +327,8 @@ public final class SeriesDb implements AutoCloseable {
       throws IOException {
     enter();
     try {
-      Map<SeriesState, Merge> merges = new java.util.HashMap<>();
-      Map<SeriesState, GorillaEncoder> heads = new java.util.HashMap<>();
+      Map<SeriesState, Merge> merges = null;
+      pointLog.clear();
       try (WriteBatch batch = new WriteBatch()) {
         for (SeriesState s : created) {
           put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), s.record());
@@ -266,39 +339,46 @@ public final class SeriesDb implements AutoCloseable {
         for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
           SeriesState s = e.getKey();
           PointBuffer p = e.getValue();
-          GorillaEncoder head = null;
+          pointLog.add(s.id, p);
           for (int i = 0; i < p.size; i++) {
-            if (p.times[i] > s.sealedMax) {
-              if (head == null) {
-                synchronized (s) {
-                  head = s.head == null ? new GorillaEncoder() : s.head.copy();
-                }
+            if (p.times[i] <= s.sealedMax) {
+              if (merges == null) {
+                merges = new java.util.HashMap<>();
               }
-              head.add(p.times[i], p.values[i]);
-            } else {
               merges.computeIfAbsent(s, k -> new Merge()).points.add(p.times[i], p.values[i]);
             }
           }
-          if (head != null) {
-            heads.put(s, head);
-            put(batch, headCf, Keys.of(s.id), encodeHead(head));
+        }
+        if (merges != null) {
+          for (Map.Entry<SeriesState, Merge> m : merges.entrySet()) {
+            m.getValue().prepare(m.getKey(), batch);
           }
         }
-        for (Map.Entry<SeriesState, Merge> m : merges.entrySet()) {
-          m.getValue().prepare(m.getKey(), batch);
-        }
+        byte[] record = pointLog.toByteArray();
+        put(batch, logCf, Keys.of(nextSeq), record);
         write(sync, batch);
+        nextSeq++;
+        loggedBytes += record.length;
       }
       for (SeriesState s : created) {
         byName.put(s.name, s);
         sorted.put(s.name, s);
       }
-      for (SeriesState s : fresh.keySet()) {
-        Merge m = merges.get(s);
+      // Durable: now the heads take the points, in place (a reader's snapshot of a head reads
+      // only the bits it had, and appending never rewrites them).
+      for (Map.Entry<SeriesState, PointBuffer> e : fresh.entrySet()) {
+        SeriesState s = e.getKey();
+        PointBuffer p = e.getValue();
+        Merge m = merges == null ? null : merges.get(s);
         synchronized (s) {
-          GorillaEncoder head = heads.get(s);
-          if (head != null) {
-            s.head = head;
+          for (int i = 0; i < p.size; i++) {
+            if (p.times[i] > s.sealedMax) {
+              if (s.head == null) {
+                s.head = new GorillaEncoder();
+              }
+              s.head.add(p.times[i], p.values[i]);
+              s.dirty = true;
+            }
           }
           if (m != null) {
             m.apply(s);
@@ -416,6 +496,7 @@ public final class SeriesDb implements AutoCloseable {
           write(noSync, batch);
         }
         s.head = null;
+        s.dirty = false;
         s.sealedCount = next.sealedCount;
         s.sealedFirst = next.sealedFirst;
         s.sealedMax = next.sealedMax;
@@ -518,6 +599,83 @@ public final class SeriesDb implements AutoCloseable {
       }
     } finally {
       exit();
+    }
+  }
+
+  /** Point-log bytes that a restart would replay (written since the last finished checkpoint). */
+  public long loggedBytes() {
+    return loggedBytes;
+  }
+
+  /** Whether a checkpoint is under way. */
+  public boolean checkpointing() {
+    return checkpointing != null;
+  }
+
+  /**
+   * Starts a checkpoint: every head changed by the groups committed so far will be stored, a slice
+   * at a time by {@link #checkpointStep}, and then the log records of those groups dropped. Appends
+   * go on meanwhile; their records stay in the log.
+   */
+  public void startCheckpoint() {
+    if (checkpointing == null) {
+      checkpointThrough = nextSeq;
+      loggedAtStart = loggedBytes;
+      checkpointing = byName.values().iterator();
+    }
+  }
+
+  private long loggedAtStart;
+
+  /**
+   * Stores up to {@code maxHeads} changed heads of the checkpoint under way (one unsynced batch: a
+   * later synced group makes it durable, and the log still holds its points until then); when every
+   * series was visited, drops the log records the checkpoint covers. Returns true when finished.
+   */
+  public boolean checkpointStep(int maxHeads) throws IOException {
+    if (checkpointing == null) {
+      return true;
+    }
+    enter();
+    try {
+      List<SeriesState> written = new ArrayList<>();
+      try (WriteBatch batch = new WriteBatch()) {
+        while (written.size() < maxHeads && checkpointing.hasNext()) {
+          SeriesState s = checkpointing.next();
+          synchronized (s) {
+            if (!s.dirty || s.deleted || s.head == null) {
+              continue;
+            }
+            put(batch, headCf, Keys.of(s.id), encodeHead(s.head));
+          }
+          written.add(s);
+        }
+        boolean done = !checkpointing.hasNext();
+        if (done) {
+          delRange(batch, logCf, Keys.of(0), Keys.of(checkpointThrough));
+          put(batch, meta, LOG_NEXT, Keys.of(nextSeq));
+        }
+        write(noSync, batch);
+        // Only the writer thread appends, so no head changed since it was encoded above.
+        for (SeriesState s : written) {
+          s.dirty = false;
+        }
+        if (done) {
+          checkpointing = null;
+          loggedBytes -= loggedAtStart;
+        }
+        return done;
+      }
+    } finally {
+      exit();
+    }
+  }
+
+  /** Runs a whole checkpoint now (at close, so that the next open replays nothing). */
+  public void checkpoint() throws IOException {
+    startCheckpoint();
+    while (!checkpointStep(10_000)) {
+      // next slice
     }
   }
 
@@ -631,15 +789,34 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  /** A consistent view for reading many series at one instant (watch backlogs). */
-  public View view() {
-    return new View();
+  /**
+   * A consistent view of these series for reading them at one instant (watch backlogs). Take it
+   * while nothing is appended, sealed or trimmed (the writer's lock): it holds the heads as they
+   * are and the chunks as stored.
+   */
+  public View view(Collection<SeriesState> series) {
+    return new View(series);
   }
+
+  /** A head's points as they were: appending never rewrites bits already written. */
+  private record HeadSnapshot(byte[] bits, long bitLength, int count) {}
 
   /** Reads series as they were when the view was taken. Close it promptly. */
   public final class View implements AutoCloseable {
     private final Snapshot snapshot = db.getSnapshot();
     private final ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+    private final java.util.IdentityHashMap<SeriesState, HeadSnapshot> heads =
+        new java.util.IdentityHashMap<>();
+
+    private View(Collection<SeriesState> series) {
+      for (SeriesState s : series) {
+        synchronized (s) {
+          if (s.head != null && s.head.count() > 0) {
+            heads.put(s, new HeadSnapshot(s.head.bytes(), s.head.bitLength(), s.head.count()));
+          }
+        }
+      }
+    }
 
     /**
      * Points of a series with t &gt; since, the newest {@code maxPoints} of them, in order; empty
@@ -667,13 +844,9 @@ public final class SeriesDb implements AutoCloseable {
           }
         }
       }
-      try {
-        byte[] head = db.get(headCf, read, Keys.of(s.id));
-        if (head != null) {
-          out.addAll(decodeHead(head).decoder());
-        }
-      } catch (RocksDBException e) {
-        throw new IllegalStateException("reading the head of " + s.name + ": " + e.getMessage(), e);
+      HeadSnapshot head = heads.get(s);
+      if (head != null) {
+        out.addAll(new GorillaDecoder(head.bits(), 0, head.bitLength(), head.count()));
       }
       out.sort();
       return out.range(since + 1, Long.MAX_VALUE).last(maxPoints);
@@ -824,8 +997,24 @@ public final class SeriesDb implements AutoCloseable {
     return new IOException(e.getMessage(), e);
   }
 
+  /**
+   * Closes as a SIGKILL after the last synced write would leave the files: no checkpoint, nothing
+   * flushed; only for tests of recovery.
+   */
+  void closeAsIfKilled() {
+    loaded = false;
+    close();
+  }
+
   @Override
   public void close() {
+    if (loaded && !closed) {
+      try {
+        checkpoint();
+      } catch (IOException | RuntimeException e) {
+        // The point log still holds what the heads hold: the next open replays it.
+      }
+    }
     guard.writeLock().lock();
     try {
       if (closed) {

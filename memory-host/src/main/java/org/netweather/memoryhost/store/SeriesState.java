@@ -23,6 +23,8 @@ public final class SeriesState {
   long sealedMax = Long.MIN_VALUE;
   double sealedLastValue = Double.NaN;
   GorillaEncoder head;
+  // The head holds points no checkpoint stored yet. Writer thread only.
+  boolean dirty;
   // Consolidated through this second; -1 until the archive is first read. Guarded by this.
   long archivedThroughSec = -1;
   volatile long count;

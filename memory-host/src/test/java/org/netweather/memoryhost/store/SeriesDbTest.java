@@ -166,16 +166,150 @@ class SeriesDbTest {
     try (SeriesDb db = SeriesDb.open(dir)) {
       append(db, "user.x:a", new long[] {T0, T0 + 1}, new double[] {1, 2});
       SeriesState s = db.get("user.x:a");
-      try (SeriesDb.View view = db.view()) {
+      try (SeriesDb.View view = db.view(List.of(s))) {
         append(db, "user.x:a", new long[] {T0 + 2}, new double[] {3});
         assertEquals(2, view.after(s, 0, 100).size());
         assertEquals(1, view.after(s, T0, 100).size());
       }
-      try (SeriesDb.View view = db.view()) {
+      try (SeriesDb.View view = db.view(List.of(s))) {
         assertEquals(3, view.after(s, 0, 100).size());
         assertEquals(2, view.after(s, 0, 2).size());
         assertTrue(view.after(s, T0 + 2, 100).size() == 0);
       }
     }
+  }
+
+  private static long[] times(long from, int n, long step) {
+    long[] t = new long[n];
+    for (int i = 0; i < n; i++) {
+      t[i] = from + i * step;
+    }
+    return t;
+  }
+
+  private static double[] values(int n, double base) {
+    double[] v = new double[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = base + i;
+    }
+    return v;
+  }
+
+  @Test
+  void killedBeforeAnyCheckpoint_everyAppendIsReplayedFromThePointLog() throws IOException {
+    SeriesDb db = SeriesDb.open(dir);
+    for (int k = 0; k < 5; k++) {
+      append(db, "user.x:a", times(T0 + k * 10_000, 10, 1000), values(10, k * 10));
+      append(db, "user.x:b", times(T0 + k * 10_000, 3, 1000), values(3, 0));
+    }
+    db.closeAsIfKilled();
+    try (SeriesDb again = SeriesDb.open(dir)) {
+      assertEquals(65, again.replayedPoints());
+      Points a = again.range(again.get("user.x:a"), 0, Long.MAX_VALUE, 1000);
+      assertEquals(50, a.size());
+      assertEquals(T0 + 40_000 + 9000, a.times()[49]);
+      assertEquals(49.0, a.values()[49]);
+      assertEquals(15, again.get("user.x:b").count());
+    }
+  }
+
+  @Test
+  void checkpointWhileAppending_thenKilled_everyPointOnce_andOnlyTheTailReplayed()
+      throws IOException {
+    SeriesDb db = SeriesDb.open(dir);
+    for (int i = 0; i < 40; i++) {
+      append(db, "user.s:h" + i, times(T0, 5, 1000), values(5, i));
+    }
+    db.startCheckpoint();
+    assertFalse(db.checkpointStep(10));
+    // Appends go on in the middle of the checkpoint: some to heads already stored, some not.
+    for (int i = 0; i < 40; i += 3) {
+      append(db, "user.s:h" + i, times(T0 + 5000, 2, 1000), values(2, 100));
+    }
+    while (!db.checkpointStep(10)) {
+      // next slice
+    }
+    append(db, "user.s:h1", times(T0 + 20_000, 1, 1000), values(1, 7));
+    db.closeAsIfKilled();
+    try (SeriesDb again = SeriesDb.open(dir)) {
+      // The records of the groups after the checkpoint began; points the checkpoint already held
+      // are not taken twice.
+      assertTrue(again.replayedPoints() <= 14 * 2 + 1, "replayed " + again.replayedPoints());
+      for (int i = 0; i < 40; i++) {
+        SeriesState s = again.get("user.s:h" + i);
+        int expected = 5 + (i % 3 == 0 ? 2 : 0) + (i == 1 ? 1 : 0);
+        Points p = again.range(s, 0, Long.MAX_VALUE, 1000);
+        assertEquals(expected, p.size(), s.name());
+        for (int j = 1; j < p.size(); j++) {
+          assertTrue(p.times()[j] > p.times()[j - 1]);
+        }
+      }
+    }
+  }
+
+  @Test
+  void killedAfterDeleteSealAndTrim_replayRevivesNothing() throws IOException {
+    SeriesDb db = SeriesDb.open(dir);
+    append(db, "user.x:gone", times(T0, 4, 1000), values(4, 0));
+    db.delete(List.of(db.get("user.x:gone")));
+    // 300 points: the head seals at 120 (append seals full heads), then retention keeps ~150.
+    append(db, "user.x:kept", times(T0, 300, 1000), values(300, 0));
+    SeriesState kept = db.get("user.x:kept");
+    db.seal(kept, false);
+    long dropped = db.trim(kept, 150, Long.MIN_VALUE);
+    assertTrue(dropped > 0);
+    long countBefore = kept.count();
+    long firstBefore = kept.firstTime();
+    db.closeAsIfKilled();
+    try (SeriesDb again = SeriesDb.open(dir)) {
+      assertNull(again.get("user.x:gone"));
+      SeriesState s = again.get("user.x:kept");
+      assertEquals(countBefore, s.count());
+      assertEquals(firstBefore, s.firstTime());
+      Points p = again.range(s, 0, Long.MAX_VALUE, 1000);
+      assertEquals(countBefore, p.size());
+      assertEquals(T0 + 299_000, p.times()[p.size() - 1]);
+    }
+  }
+
+  @Test
+  void cleanClose_checkpointsSoTheNextOpenReplaysNothing() throws IOException {
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      append(db, "user.x:a", times(T0, 10, 1000), values(10, 0));
+    }
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      assertEquals(0, db.replayedPoints());
+      assertEquals(10, db.get("user.x:a").count());
+    }
+  }
+
+  @Test
+  void pointLog_roundTripsTimesInAnyOrderAndEveryDouble() {
+    PointLog log = new PointLog();
+    PointBuffer p = new PointBuffer(4);
+    long[] t = {T0, T0 + 5000, T0 - 86_400_000L, Long.MAX_VALUE / 2, 0};
+    double[] v = {1.5, -0.0, Double.MAX_VALUE, Double.MIN_VALUE, 1e-300};
+    for (int i = 0; i < t.length; i++) {
+      p.add(t[i], v[i]);
+    }
+    log.add(7, p);
+    log.add(1L << 40, p);
+    List<long[]> seen = new ArrayList<>();
+    List<Double> vals = new ArrayList<>();
+    PointLog.decode(
+        log.toByteArray(),
+        (id, time, value) -> {
+          seen.add(new long[] {id, time});
+          vals.add(value);
+        });
+    assertEquals(10, seen.size());
+    for (int i = 0; i < 10; i++) {
+      assertEquals(i < 5 ? 7 : 1L << 40, seen.get(i)[0]);
+      assertEquals(t[i % 5], seen.get(i)[1]);
+      assertEquals(Double.doubleToRawLongBits(v[i % 5]), Double.doubleToRawLongBits(vals.get(i)));
+    }
+    byte[] cut = java.util.Arrays.copyOf(log.toByteArray(), 20);
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> PointLog.decode(cut, (id, time, value) -> {}));
   }
 }
