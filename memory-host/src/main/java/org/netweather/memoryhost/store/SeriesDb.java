@@ -158,6 +158,7 @@ public final class SeriesDb implements AutoCloseable {
   }
 
   private void load() throws IOException {
+    long start = System.nanoTime();
     try {
       byte[] next = db.get(meta, NEXT_ID);
       nextId = next == null ? 1 : Keys.get(next, 0);
@@ -175,6 +176,7 @@ public final class SeriesDb implements AutoCloseable {
         nextId = Math.max(nextId, s.id + 1);
       }
     }
+    long seriesDone = System.nanoTime();
     try (RocksIterator it = db.newIterator(headCf)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         SeriesState s = byId.get(Keys.id(it.key()));
@@ -183,13 +185,29 @@ public final class SeriesDb implements AutoCloseable {
         }
       }
     }
+    long headsDone = System.nanoTime();
     replay(byId);
+    long replayDone = System.nanoTime();
     loaded = true;
     for (SeriesState s : byName.values()) {
       synchronized (s) {
         s.summarize();
       }
     }
+    openTimes =
+        String.format(
+            java.util.Locale.ROOT,
+            "series %.1f s, heads %.1f s, %d points replayed in %.1f s, summaries %.1f s",
+            (seriesDone - start) / 1e9,
+            (headsDone - seriesDone) / 1e9,
+            replayedPoints,
+            (replayDone - headsDone) / 1e9,
+            (System.nanoTime() - replayDone) / 1e9);
+  }
+
+  /** How long the last open spent on each step, for the log. */
+  public String openTimes() {
+    return openTimes;
   }
 
   /**
@@ -245,6 +263,7 @@ public final class SeriesDb implements AutoCloseable {
   }
 
   private long replayedPoints;
+  private String openTimes = "";
   // Set once the heads and the log are wholly loaded: only then may a checkpoint drop the log.
   private volatile boolean loaded;
 
