@@ -56,7 +56,7 @@ public final class MeasurementStore implements AutoCloseable {
   private static final long MAINTENANCE_PERIOD_MS = 200;
   // Heads reach the database at a checkpoint this often, or once the point log since the last one
   // outgrows CHECKPOINT_LOG_BYTES: the bound on what a restart replays.
-  private static final long CHECKPOINT_PERIOD_MS = 5 * 60_000L;
+  private static final long CHECKPOINT_PERIOD_MS = 3 * 60_000L;
   private static final long CHECKPOINT_LOG_BYTES = 128L << 20;
   // A group of fewer appends than this waits up to LINGER_NS for more; longer (BUSY_LINGER_NS)
   // while appends arrive faster than BUSY_RATE a second, when waiting is sure to gather several

@@ -186,7 +186,13 @@ public final class SeriesDb implements AutoCloseable {
       }
     }
     long headsDone = System.nanoTime();
-    replay(byId);
+    // Ids are dense (one counter, never reused): an array finds a record's series without boxing.
+    SeriesState[] idIndex = new SeriesState[(int) Math.min(nextId, Integer.MAX_VALUE - 8)];
+    for (SeriesState s : byId.values()) {
+      idIndex[(int) s.id] = s;
+    }
+    byId.clear();
+    replay(idIndex);
     long replayDone = System.nanoTime();
     loaded = true;
     for (SeriesState s : byName.values()) {
@@ -217,7 +223,7 @@ public final class SeriesDb implements AutoCloseable {
    * there when it was appended, or dropped by retention since) and any point of a deleted series:
    * replay never revives what is gone and is safe to repeat.
    */
-  private void replay(Map<Long, SeriesState> byId) throws IOException {
+  private void replay(SeriesState[] byId) throws IOException {
     try {
       byte[] next = db.get(meta, LOG_NEXT);
       nextSeq = next == null ? 0 : Keys.get(next, 0);
@@ -233,7 +239,7 @@ public final class SeriesDb implements AutoCloseable {
         PointLog.decode(
             record,
             (id, time, value) -> {
-              SeriesState s = byId.get(id);
+              SeriesState s = id >= 0 && id < byId.length ? byId[(int) id] : null;
               if (s == null || time <= s.sealedMax) {
                 return;
               }
