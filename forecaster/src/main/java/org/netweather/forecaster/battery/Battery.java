@@ -30,11 +30,17 @@ import java.util.Arrays;
  *   faithful NwsSelection over the 18      16 selectors -> Total MSE, Total MAE  = NWS itself
  *   extended NwsSelection over all         the same, extended members only after burn-in,
  *                                          whole-history rules counting from the burn-in
- *   served, per criterion                  whichever of the two totals has the lower
- *                                          cumulative error (ties: the faithful one)
+ *   combiners over the members             inverse-error weighted medians (InverseErrorCombination),
+ *                                          extended members only after burn-in
+ *   served, per criterion                  whichever of faithful total, extended total and
+ *                                          combiners has the lowest discounted cumulative error
+ *                                          (ServedChoice; ties: the faithful one)
  * </pre>
  *
- * <p>Why the last level is a choice between two whole hierarchies, not one more selector over
+ * <p>A battery of faithful members only has no extended hierarchy and no combiners: it serves the
+ * NWS Total itself.
+ *
+ * <p>Why the last level chooses among whole hierarchies (and combiners), not one more selector over
  * everything: on series where the new members do not help, each extended selector is its faithful
  * twin plus the noise of occasionally following a new member, and a top level that switches among
  * 18 near-equal candidates adds its own switching noise. Choosing between just two long-run records
@@ -52,6 +58,8 @@ public final class Battery {
   private final double[] memberForecasts;
   private final ErrorLedger memberErrors;
   private final NwsSelection selection;
+  private final InverseErrorCombination combination; // null in a faithful-only battery
+  private final ServedChoice served;
   private final double[] oracle = new double[4]; // faithful: squared, absolute; all: same
   private long count;
 
@@ -86,6 +94,10 @@ public final class Battery {
     this.memberForecasts = new double[members.length];
     this.memberErrors = new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS, faithfulCount);
     this.selection = new NwsSelection(memberErrors);
+    this.combination = selection.extended() ? new InverseErrorCombination(members.length) : null;
+    this.served =
+        new ServedChoice(
+            selection.extended() ? COMBINED + InverseErrorCombination.count() : FAITHFUL + 1);
     Arrays.fill(memberForecasts, Double.NaN);
   }
 
@@ -110,7 +122,22 @@ public final class Battery {
     if (count == layout.burnIn() + 1) {
       memberErrors.markBaseline(); // the extended whole-history rules count from here
     }
-    selection.choose(forecasts, count > layout.burnIn());
+    boolean eligible = count > layout.burnIn();
+    selection.choose(forecasts, eligible);
+    ServedChoice top = served;
+    for (int c = 0; c < 2; c++) {
+      top.offer(c, FAITHFUL, selection.faithfulForecast(c));
+    }
+    if (combination != null) {
+      combination.combine(forecasts, eligible ? forecasts.length : faithfulCount);
+      for (int c = 0; c < 2; c++) {
+        top.offer(c, EXTENDED, selection.extendedForecast(c));
+        for (int k = 0; k < InverseErrorCombination.count(); k++) {
+          top.offer(c, COMBINED + k, combination.forecast(k));
+        }
+      }
+    }
+    top.choose();
     previous = value;
   }
 
@@ -119,10 +146,10 @@ public final class Battery {
     int c = criterion.metric();
     ForecastResult r =
         result(
-            selection.servedForecast(c),
-            selection.servedError(ErrorLedger.SQUARED, c),
-            selection.servedError(ErrorLedger.ABSOLUTE, c),
-            selection.servedMember(c),
+            served.forecast(c),
+            served.error(ErrorLedger.SQUARED, c),
+            served.error(ErrorLedger.ABSOLUTE, c),
+            servedMethod(c),
             criterion);
     double half = intervals[c].halfWidth();
     if (Double.isNaN(half) || !Double.isFinite(r.value())) {
@@ -146,8 +173,46 @@ public final class Battery {
         selection.faithfulForecast(c),
         selection.faithfulError(ErrorLedger.SQUARED, c),
         selection.faithfulError(ErrorLedger.ABSOLUTE, c),
-        selection.faithfulMember(c),
+        memberName(selection.faithfulMember(c)),
         criterion);
+  }
+
+  /** Candidates of the served choice: the faithful total, the extended total, the combiners. */
+  private static final int FAITHFUL = 0;
+
+  private static final int EXTENDED = 1;
+  private static final int COMBINED = 2;
+
+  /** What the served forecast of criterion c comes from: a member's name or a combiner's. */
+  private String servedMethod(int c) {
+    int k = served.chosen(c);
+    if (k == FAITHFUL) {
+      return memberName(selection.faithfulMember(c));
+    }
+    if (k == EXTENDED) {
+      return memberName(selection.extendedMember(c));
+    }
+    return InverseErrorCombination.name(k - COMBINED);
+  }
+
+  /** Number of member-level combiners (none in a battery of faithful members only). */
+  public int combinerCount() {
+    return combination == null ? 0 : InverseErrorCombination.count();
+  }
+
+  /** Name of combiner k, e.g. "inverse-error-0.90^8". */
+  public static String combinerName(int k) {
+    return InverseErrorCombination.name(k);
+  }
+
+  /** Combiner k's forecast of the next measurement. */
+  public double combinerForecast(int k) {
+    return combination.forecast(k);
+  }
+
+  /** Combiner k's current weight on member i (the weights of the eligible members sum to 1). */
+  public double combinerWeight(int k, int i) {
+    return combination.weight(k, i, count > layout.burnIn() ? members.length : faithfulCount);
   }
 
   /** Measurements seen. */
@@ -210,7 +275,10 @@ public final class Battery {
       bytes += p.stateBytes();
     }
     bytes += StateBytes.doubles(memberForecasts.length) + memberErrors.stateBytes();
-    bytes += selection.stateBytes() + StateBytes.doubles(oracle.length);
+    bytes += selection.stateBytes() + StateBytes.doubles(oracle.length) + served.stateBytes();
+    if (combination != null) {
+      bytes += combination.stateBytes();
+    }
     return bytes;
   }
 
@@ -229,9 +297,13 @@ public final class Battery {
     oracle[3] += best;
     // The intervals learn from the served forecasts that stood when this value arrived.
     for (int c = 0; c < intervals.length; c++) {
-      intervals[c].score(ErrorLedger.bounded(Math.abs(value - selection.servedForecast(c)), cap));
+      intervals[c].score(ErrorLedger.bounded(Math.abs(value - served.forecast(c)), cap));
     }
     selection.score(value, cap);
+    if (combination != null) {
+      combination.score(forecasts, value, cap);
+    }
+    served.score(value, cap);
     double change = ErrorLedger.bounded(Math.abs(value - previous), cap);
     scale = count <= 1 ? change : scale + SCALE_WEIGHT * (change - scale);
   }
@@ -293,7 +365,7 @@ public final class Battery {
   }
 
   private ForecastResult result(
-      double value, double squared, double absolute, int member, Criterion criterion) {
+      double value, double squared, double absolute, String method, Criterion criterion) {
     if (count == 0) {
       return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion);
     }
@@ -303,6 +375,6 @@ public final class Battery {
     long scored = count - 1; // every forecast is scored from the second measurement on
     double mse = scored == 0 ? Double.NaN : squared / scored;
     double mae = scored == 0 ? Double.NaN : absolute / scored;
-    return ForecastResult.of(value, mse, mae, memberName(member), count, criterion);
+    return ForecastResult.of(value, mse, mae, method, count, criterion);
   }
 }

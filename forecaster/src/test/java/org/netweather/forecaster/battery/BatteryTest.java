@@ -154,7 +154,10 @@ class BatteryTest {
     feed(b, 10, 3);
     assertEquals(10.0, b.forecast(Criterion.MSE).value(), 0);
     assertEquals(10.0, b.forecast(Criterion.MAE).value(), 0);
-    assertEquals("always-10", b.forecast(Criterion.MAE).method());
+    // The combiners put all their weight on always-10 (never wrong) as soon as it is eligible, so
+    // one of them, or the extended total following always-10, serves it.
+    String method = b.forecast(Criterion.MAE).method();
+    assertTrue(method.equals("always-10") || method.startsWith("inverse-error-"), method);
     assertEquals(0.0, b.faithfulForecast(Criterion.MAE).value(), 0);
   }
 
