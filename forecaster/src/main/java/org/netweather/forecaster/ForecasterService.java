@@ -56,9 +56,10 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           if (problem != null) {
             throw new IllegalArgumentException("series: " + problem);
           }
+          double coverage = Forecasts.coverage(req.getCoverage());
           return Forecasts.toProto(
               forecasts
-                  .get(req.getSeries())
+                  .get(req.getSeries(), coverage)
                   .orElseThrow(
                       () ->
                           Statuses.notFound(
@@ -73,8 +74,9 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
         out,
         () -> {
           GetForecastsResponse.Builder b = GetForecastsResponse.newBuilder();
+          double coverage = Forecasts.coverage(req.getCoverage());
           for (SeriesPattern p : patterns(req)) {
-            List<SeriesForecasts.Snapshot> found = forecasts.matching(p);
+            List<SeriesForecasts.Snapshot> found = forecasts.matching(p, coverage);
             if (found.isEmpty()) {
               b.addNotFound(p.toString());
             }
@@ -111,8 +113,10 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   @Override
   public void watchForecasts(GetForecastsRequest req, StreamObserver<ForecastUpdate> out) {
     List<SeriesPattern> patterns;
+    double coverage;
     try {
       patterns = patterns(req);
+      coverage = Forecasts.coverage(req.getCoverage());
     } catch (IllegalArgumentException e) {
       out.onError(Statuses.toStatus(e));
       return;
@@ -125,7 +129,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       return;
     }
     ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
-    CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion());
+    CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion(), coverage);
     call.setOnCancelHandler(
         () -> {
           watchers.cancel(stream);
@@ -134,7 +138,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     call.setOnReadyHandler(stream::drain);
     watchers.subscribe(patterns, stream);
     for (SeriesPattern p : patterns) {
-      for (SeriesForecasts.Snapshot s : forecasts.matching(p)) {
+      for (SeriesForecasts.Snapshot s : forecasts.matching(p, coverage)) {
         stream.offerInitial(Forecasts.toProto(s, req.getCriterion()));
       }
     }
@@ -175,7 +179,8 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           }
           return Forecasts.toProto(
               req.getSeries(),
-              battery.forecast(Forecasts.criterion(req.getCriterion())),
+              battery.forecast(
+                  Forecasts.criterion(req.getCriterion()), Forecasts.coverage(req.getCoverage())),
               last.getTimestampMs(),
               last.getValue());
         });
@@ -193,16 +198,19 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     private final ServerCallStreamObserver<ForecastUpdate> call;
     private final SeriesForecasts forecasts;
     private final Criterion criterion;
+    private final double coverage;
     private final ArrayDeque<Forecast> initial = new ArrayDeque<>();
     private final LinkedHashSet<SeriesForecasts.Series> pending = new LinkedHashSet<>();
 
     CoalescingStream(
         ServerCallStreamObserver<ForecastUpdate> call,
         SeriesForecasts forecasts,
-        Criterion criterion) {
+        Criterion criterion,
+        double coverage) {
       this.call = call;
       this.forecasts = forecasts;
       this.criterion = criterion;
+      this.coverage = coverage;
     }
 
     synchronized void offerInitial(Forecast f) {
@@ -234,7 +242,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           }
           SeriesForecasts.Series s = it.next();
           it.remove();
-          SeriesForecasts.Snapshot snap = forecasts.snapshot(s);
+          SeriesForecasts.Snapshot snap = forecasts.snapshot(s, coverage);
           if (snap == null) {
             continue; // deleted since it was queued
           }

@@ -184,20 +184,30 @@ public final class SeriesForecasts {
   }
 
   public Optional<Snapshot> get(String series) {
+    return get(series, Battery.DEFAULT_COVERAGE);
+  }
+
+  /** Like {@link #get(String)}, with intervals at {@code coverage} (in [0.50, 0.99]). */
+  public Optional<Snapshot> get(String series, double coverage) {
     Series s = states.get(series);
-    return Optional.ofNullable(s == null ? null : snapshot(s));
+    return Optional.ofNullable(s == null ? null : snapshot(s, coverage));
   }
 
   /** The forecasts of {@code s} now; null if it has no measurement yet or was deleted. */
   public Snapshot snapshot(Series s) {
+    return snapshot(s, Battery.DEFAULT_COVERAGE);
+  }
+
+  /** Like {@link #snapshot(Series)}, with intervals at {@code coverage}. */
+  public Snapshot snapshot(Series s, double coverage) {
     synchronized (s) {
       if (s.deleted || s.battery.count() == 0) {
         return null;
       }
       return new Snapshot(
           s.name,
-          s.battery.forecast(Criterion.MSE),
-          s.battery.forecast(Criterion.MAE),
+          s.battery.forecast(Criterion.MSE, coverage),
+          s.battery.forecast(Criterion.MAE, coverage),
           s.lastTs,
           s.lastValue);
     }
@@ -205,14 +215,19 @@ public final class SeriesForecasts {
 
   /** Snapshots of the series matching {@code pattern}, sorted by name. */
   public List<Snapshot> matching(SeriesPattern pattern) {
+    return matching(pattern, Battery.DEFAULT_COVERAGE);
+  }
+
+  /** Like {@link #matching(SeriesPattern)}, with intervals at {@code coverage}. */
+  public List<Snapshot> matching(SeriesPattern pattern, double coverage) {
     List<Snapshot> out = new ArrayList<>();
     if (pattern.isExact()) {
-      get(pattern.toString()).ifPresent(out::add);
+      get(pattern.toString(), coverage).ifPresent(out::add);
       return out;
     }
     for (Series s : states.values()) {
       if (pattern.matches(s.name)) {
-        Snapshot snap = snapshot(s);
+        Snapshot snap = snapshot(s, coverage);
         if (snap != null) {
           out.add(snap);
         }

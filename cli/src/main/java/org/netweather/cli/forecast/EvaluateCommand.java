@@ -34,6 +34,14 @@ public final class EvaluateCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON document.")
   boolean json;
 
+  @Option(
+      names = "--coverage",
+      paramLabel = "PERCENT",
+      defaultValue = "90",
+      description =
+          "Check the served forecast's interval at this coverage, 50-99 (default: ${DEFAULT-VALUE}).")
+  double coveragePercent;
+
   @Override
   public Integer call() throws Exception {
     if (!Files.exists(dir)) {
@@ -43,7 +51,13 @@ public final class EvaluateCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           dir + " is not a directory (nws forecast --file " + "reads one trace)");
     }
-    EvaluationReport report = new Evaluation(BatteryLayout.standard()).run(dir);
+    if (!(coveragePercent >= 50 && coveragePercent <= 99)) {
+      throw new IllegalArgumentException(
+          "--coverage must be a percentage from 50 to 99: " + coveragePercent);
+    }
+    EvaluationReport report =
+        new Evaluation(BatteryLayout.standard(), Evaluation.DEFAULT_WARMUP, coveragePercent / 100)
+            .run(dir);
     if (json) {
       spec.commandLine().getOut().println(JsonWriter.write(report.toMap()));
     } else {
@@ -55,8 +69,8 @@ public final class EvaluateCommand implements Callable<Integer> {
               "FAITHFUL",
               "HINDSIGHT",
               "ORACLE",
-              "COVER95",
-              "WIDTH95",
+              "COVERAGE",
+              "WIDTH",
               "BEST FAITHFUL");
       for (SeriesReport s : report.series()) {
         t.row(
@@ -77,16 +91,19 @@ public final class EvaluateCommand implements Callable<Integer> {
           f(report.summary().get("faithful")),
           f(report.summary().get("hindsight")),
           f(report.summary().get("oracle")),
-          f(report.summary().get("coverage95")),
-          f(report.summary().get("width95")),
+          f(report.summary().get("coverage")),
+          f(report.summary().get("width")),
           "");
       t.print(spec.commandLine().getOut());
       spec.commandLine()
           .getOut()
           .println(
-              "(MAE of each, divided by last value's MAE; COVER95: share of measurements inside"
-                  + " the served forecast's 95 % interval (the mean over series), WIDTH95: its mean"
-                  + " width over last value's MAE)");
+              String.format(
+                  Locale.ROOT,
+                  "(MAE of each, divided by last value's MAE; COVERAGE: share of measurements"
+                      + " inside the served forecast's %.0f %% interval (the mean over series),"
+                      + " WIDTH: its mean width over last value's MAE)",
+                  coveragePercent));
     }
     spec.commandLine().getOut().flush();
     return 0;

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
+import org.netweather.api.v1.GetForecastRequest;
+import org.netweather.api.v1.GetForecastsRequest;
 import org.netweather.api.v1.Measurement;
 import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
@@ -58,6 +60,15 @@ public final class ForecastCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON document.")
   boolean json;
 
+  @Option(
+      names = "--coverage",
+      paramLabel = "PERCENT",
+      defaultValue = "90",
+      description =
+          "Coverage of the interval, 50-99: the share of measurements it is meant to hold"
+              + " (default: ${DEFAULT-VALUE}).")
+  double coveragePercent;
+
   @Override
   public Integer call() throws Exception {
     Criterion c =
@@ -71,7 +82,13 @@ public final class ForecastCommand implements Callable<Integer> {
     if ((file == null) == (series == null)) {
       throw new IllegalArgumentException("give either SERIES or --file TRACE.csv");
     }
-    List<Forecast> forecasts = file != null ? List.of(offline(file, c)) : ask(series, c);
+    if (!(coveragePercent >= 50 && coveragePercent <= 99)) {
+      throw new IllegalArgumentException(
+          "--coverage must be a percentage from 50 to 99: " + coveragePercent);
+    }
+    double coverage = coveragePercent / 100;
+    List<Forecast> forecasts =
+        file != null ? List.of(offline(file, c, coverage)) : ask(series, c, coverage);
     if (json) {
       Object doc =
           forecasts.size() == 1 && (file != null || !series.contains("*"))
@@ -85,7 +102,7 @@ public final class ForecastCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static Forecast offline(Path file, Criterion c) throws Exception {
+  private static Forecast offline(Path file, Criterion c, double coverage) throws Exception {
     // Reading a directory fails with a bare "Is a directory" that does not name the path.
     if (Files.isDirectory(file)) {
       throw new IllegalArgumentException(file + " is a directory, not a CSV trace");
@@ -102,7 +119,8 @@ public final class ForecastCommand implements Callable<Integer> {
         battery.forecast(
             c == Criterion.CRITERION_MAE
                 ? org.netweather.forecaster.battery.Criterion.MAE
-                : org.netweather.forecaster.battery.Criterion.MSE);
+                : org.netweather.forecaster.battery.Criterion.MSE,
+            coverage);
     Forecast.Builder b =
         Forecast.newBuilder()
             .setSeries(trace.name())
@@ -117,17 +135,29 @@ public final class ForecastCommand implements Callable<Integer> {
                     .setTimestampMs(trace.timestamps()[trace.size() - 1])
                     .setValue(trace.values()[trace.size() - 1]));
     if (Double.isFinite(r.lower())) {
-      b.getIntervalBuilder().setLower(r.lower()).setUpper(r.upper()).setConfidence(0.95);
+      b.getIntervalBuilder().setLower(r.lower()).setUpper(r.upper()).setConfidence(r.coverage());
     }
     return b.build();
   }
 
-  private List<Forecast> ask(String series, Criterion c) {
+  private List<Forecast> ask(String series, Criterion c, double coverage) {
     try (NetWeatherClient client = connection.open()) {
       if (!series.contains("*")) {
-        return List.of(client.forecast(series, c));
+        return List.of(
+            client.forecast(
+                GetForecastRequest.newBuilder()
+                    .setSeries(series)
+                    .setCriterion(c)
+                    .setCoverage(coverage)
+                    .build()));
       }
-      return new ArrayList<>(client.forecasts(List.of(series), c).getForecastsList());
+      GetForecastsRequest req =
+          GetForecastsRequest.newBuilder()
+              .addSeries(series)
+              .setCriterion(c)
+              .setCoverage(coverage)
+              .build();
+      return new ArrayList<>(client.forecasts(req).getForecastsList());
     }
   }
 }

@@ -77,10 +77,11 @@ public final class Battery {
   static final int SCALE_WARMUP = 30;
   private int spikeSide; // +1 or -1 while the previous measurement was left out, else 0
 
-  /** Each criterion's served forecast's 95 % interval, calibrated on the series' own errors. */
-  private final ConformalInterval[] intervals = {
-    new ConformalInterval(0.95), new ConformalInterval(0.95)
-  };
+  /** Each criterion's served forecast's intervals, calibrated on the series' own errors. */
+  private final ConformalInterval[] intervals = {new ConformalInterval(), new ConformalInterval()};
+
+  /** Coverage of the interval {@link #forecast(Criterion)} gives. */
+  public static final double DEFAULT_COVERAGE = 0.90;
 
   private long spikes;
   private static final double SCALE_WEIGHT = 0.02;
@@ -141,8 +142,24 @@ public final class Battery {
     previous = value;
   }
 
-  /** The served forecast of the next measurement, chosen and reported by {@code criterion}. */
+  /**
+   * The served forecast of the next measurement, chosen and reported by {@code criterion}, with its
+   * interval at {@link #DEFAULT_COVERAGE}.
+   */
   public ForecastResult forecast(Criterion criterion) {
+    return forecast(criterion, DEFAULT_COVERAGE);
+  }
+
+  /**
+   * The served forecast with an interval meant to hold the next measurement with probability {@code
+   * coverage}, in [0.50, 0.99]: calibrated on the series' own recent errors once 20 are known
+   * ({@link ConformalInterval}), the normal interval from the criterion's error before.
+   */
+  public ForecastResult forecast(Criterion criterion, double coverage) {
+    if (!(coverage >= ConformalInterval.MIN_COVERAGE
+        && coverage <= ConformalInterval.MAX_COVERAGE)) {
+      throw new IllegalArgumentException("coverage must be in [0.50, 0.99]: " + coverage);
+    }
     int c = criterion.metric();
     ForecastResult r =
         result(
@@ -150,20 +167,13 @@ public final class Battery {
             served.error(ErrorLedger.SQUARED, c),
             served.error(ErrorLedger.ABSOLUTE, c),
             servedMethod(c),
-            criterion);
-    double half = intervals[c].halfWidth();
+            criterion,
+            coverage);
+    double half = intervals[c].halfWidth(coverage);
     if (Double.isNaN(half) || !Double.isFinite(r.value())) {
       return r; // too few errors yet: the normal interval from the criterion's error
     }
-    return new ForecastResult(
-        r.value(),
-        r.mse(),
-        r.mae(),
-        r.method(),
-        r.count(),
-        r.value() - half,
-        r.value() + half,
-        criterion);
+    return r.withInterval(r.value() - half, r.value() + half);
   }
 
   /** What the original NWS battery alone serves: its "Total MSE" or "Total MAE". */
@@ -174,7 +184,8 @@ public final class Battery {
         selection.faithfulError(ErrorLedger.SQUARED, c),
         selection.faithfulError(ErrorLedger.ABSOLUTE, c),
         memberName(selection.faithfulMember(c)),
-        criterion);
+        criterion,
+        0.95);
   }
 
   /** Candidates of the served choice: the faithful total, the extended total, the combiners. */
@@ -276,6 +287,10 @@ public final class Battery {
     }
     bytes += StateBytes.doubles(memberForecasts.length) + memberErrors.stateBytes();
     bytes += selection.stateBytes() + StateBytes.doubles(oracle.length) + served.stateBytes();
+    bytes += StateBytes.references(intervals.length);
+    for (ConformalInterval interval : intervals) {
+      bytes += interval.stateBytes();
+    }
     if (combination != null) {
       bytes += combination.stateBytes();
     }
@@ -365,9 +380,14 @@ public final class Battery {
   }
 
   private ForecastResult result(
-      double value, double squared, double absolute, String method, Criterion criterion) {
+      double value,
+      double squared,
+      double absolute,
+      String method,
+      Criterion criterion,
+      double coverage) {
     if (count == 0) {
-      return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion);
+      return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion, coverage);
     }
     if (!Double.isFinite(value)) {
       value = previous; // a member gone non-finite never reaches a caller
@@ -375,6 +395,6 @@ public final class Battery {
     long scored = count - 1; // every forecast is scored from the second measurement on
     double mse = scored == 0 ? Double.NaN : squared / scored;
     double mae = scored == 0 ? Double.NaN : absolute / scored;
-    return ForecastResult.of(value, mse, mae, method, count, criterion);
+    return ForecastResult.of(value, mse, mae, method, count, criterion, coverage);
   }
 }
