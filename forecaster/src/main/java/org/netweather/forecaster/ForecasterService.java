@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecastPointsRequest;
@@ -57,6 +58,13 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
             throw new IllegalArgumentException("series: " + problem);
           }
           double coverage = Forecasts.coverage(req.getCoverage());
+          if (req.getHorizonMs() != 0) {
+            return horizon(req.getSeries(), coverage, req.getHorizonMs(), req.getCriterion())
+                .orElseThrow(
+                    () ->
+                        Statuses.notFound(
+                            "series '" + req.getSeries() + "' has no measurements here"));
+          }
           return Forecasts.toProto(
               forecasts
                   .get(req.getSeries(), coverage)
@@ -81,11 +89,40 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
               b.addNotFound(p.toString());
             }
             for (SeriesForecasts.Snapshot s : found) {
-              b.addForecasts(Forecasts.toProto(s, req.getCriterion()));
+              if (req.getHorizonMs() == 0) {
+                b.addForecasts(Forecasts.toProto(s, req.getCriterion()));
+                continue;
+              }
+              try {
+                horizon(s.series(), coverage, req.getHorizonMs(), req.getCriterion())
+                    .ifPresentOrElse(b::addForecasts, () -> b.addNotFound(s.series()));
+              } catch (IllegalStateException e) {
+                b.addNotFound(s.series()); // too little history for this horizon yet
+              }
             }
           }
           return b.build();
         });
+  }
+
+  /** The forecast of the mean over the next {@code horizonMs}, as GetForecast answers it. */
+  private Optional<Forecast> horizon(
+      String series, double coverage, long horizonMs, Criterion criterion) {
+    if (horizonMs < 0) {
+      throw new IllegalArgumentException("horizon_ms must not be negative: " + horizonMs);
+    }
+    try {
+      return forecasts
+          .horizon(series, coverage, horizonMs)
+          .map(
+              h ->
+                  Forecasts.toProto(h.forecasts(), criterion).toBuilder()
+                      .setHorizonMs(horizonMs)
+                      .setHorizonSteps(h.steps())
+                      .build());
+    } catch (IllegalStateException e) {
+      throw Statuses.failedPrecondition(e.getMessage());
+    }
   }
 
   private static List<SeriesPattern> patterns(GetForecastsRequest req) {

@@ -58,6 +58,7 @@ public final class SeriesForecasts {
     private final Battery battery;
     private long lastTs = Long.MIN_VALUE;
     private double lastValue = Double.NaN;
+    private double periodMs; // smoothed spacing of measurements, for horizons in time
     private boolean deleted;
     private volatile WatchIndex.Match watchMatch;
 
@@ -76,6 +77,59 @@ public final class SeriesForecasts {
 
     void watchMatch(WatchIndex.Match m) {
       watchMatch = m;
+    }
+  }
+
+  private static final double PERIOD_GAIN = 0.05;
+
+  /** Forecasts of the mean over a horizon of {@code steps} measurements. */
+  public record Horizon(Snapshot forecasts, int steps) {}
+
+  /**
+   * The forecasts of the mean of {@code series} over the next {@code horizonMs}: {@code
+   * round(horizonMs / period)} measurements (at least one), from a battery over the series' block
+   * means ({@link Battery#horizon}). Empty if the series is unknown.
+   *
+   * @throws IllegalArgumentException if the horizon is more than {@link Battery#maxHorizonSteps()}
+   *     periods
+   * @throws IllegalStateException if the series has too little history for it yet
+   */
+  public Optional<Horizon> horizon(String series, double coverage, long horizonMs) {
+    Series s = states.get(series);
+    if (s == null) {
+      return Optional.empty();
+    }
+    synchronized (s) {
+      if (s.deleted || s.battery.count() == 0) {
+        return Optional.empty();
+      }
+      double period = s.periodMs > 0 ? s.periodMs : horizonMs;
+      long steps = Math.max(1, Math.round(horizonMs / period));
+      if (steps > Battery.maxHorizonSteps()) {
+        throw new IllegalArgumentException(
+            "horizon_ms "
+                + horizonMs
+                + " is "
+                + steps
+                + " periods of "
+                + series
+                + "; at most "
+                + Battery.maxHorizonSteps());
+      }
+      Battery aggregated = s.battery.horizon((int) steps);
+      if (aggregated == null) {
+        throw new IllegalStateException(
+            series + " has too little history for a horizon of " + steps + " measurements yet");
+      }
+      return Optional.of(
+          new Horizon(
+              new Snapshot(
+                  s.name,
+                  aggregated.forecast(Criterion.MSE, coverage),
+                  aggregated.forecast(Criterion.MAE, coverage),
+                  s.lastTs,
+                  s.lastValue),
+              (int) steps));
     }
   }
 
@@ -134,6 +188,10 @@ public final class SeriesForecasts {
         for (int i = from; i < to; i++) {
           double v = values[i];
           if (times[i] > lastTs && Double.isFinite(v)) {
+            if (lastTs != Long.MIN_VALUE) {
+              double gap = times[i] - lastTs;
+              s.periodMs = s.periodMs == 0 ? gap : s.periodMs + PERIOD_GAIN * (gap - s.periodMs);
+            }
             battery.observe(v);
             lastTs = times[i];
             last = v;

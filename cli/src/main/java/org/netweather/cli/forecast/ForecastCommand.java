@@ -13,10 +13,12 @@ import org.netweather.api.v1.GetForecastsRequest;
 import org.netweather.api.v1.Measurement;
 import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
+import org.netweather.cli.output.TimeArgs;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.ForecastResult;
+import org.netweather.forecaster.battery.evaluation.HorizonEvaluation;
 import org.netweather.forecaster.battery.evaluation.Trace;
 import org.netweather.forecaster.battery.evaluation.TraceReader;
 import picocli.CommandLine.Command;
@@ -69,6 +71,14 @@ public final class ForecastCommand implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE}).")
   double coveragePercent;
 
+  @Option(
+      names = "--horizon",
+      paramLabel = "SPAN",
+      description =
+          "Forecast the mean over the next SPAN (90s, 10m, 2h, 1d) instead of the next value:"
+              + " that many of the series' periods, from the series averaged over blocks of them.")
+  String horizon;
+
   @Override
   public Integer call() throws Exception {
     Criterion c =
@@ -87,8 +97,11 @@ public final class ForecastCommand implements Callable<Integer> {
           "--coverage must be a percentage from 50 to 99: " + coveragePercent);
     }
     double coverage = coveragePercent / 100;
+    long horizonMs = horizon == null ? 0 : TimeArgs.span("--horizon", horizon);
     List<Forecast> forecasts =
-        file != null ? List.of(offline(file, c, coverage)) : ask(series, c, coverage);
+        file != null
+            ? List.of(offline(file, c, coverage, horizonMs))
+            : ask(series, c, coverage, horizonMs);
     if (json) {
       Object doc =
           forecasts.size() == 1 && (file != null || !series.contains("*"))
@@ -102,7 +115,8 @@ public final class ForecastCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static Forecast offline(Path file, Criterion c, double coverage) throws Exception {
+  private static Forecast offline(Path file, Criterion c, double coverage, long horizonMs)
+      throws Exception {
     // Reading a directory fails with a bare "Is a directory" that does not name the path.
     if (Files.isDirectory(file)) {
       throw new IllegalArgumentException(file + " is a directory, not a CSV trace");
@@ -114,6 +128,15 @@ public final class ForecastCommand implements Callable<Integer> {
     Battery battery = BatteryLayout.standard().newBattery();
     for (double v : trace.values()) {
       battery.observe(v);
+    }
+    int steps = 0;
+    if (horizonMs > 0) {
+      steps = new HorizonEvaluation(BatteryLayout.standard(), 0, coverage, horizonMs).steps(trace);
+      battery = battery.horizon(steps);
+      if (battery == null) {
+        throw new IllegalArgumentException(
+            file + " is too short for a horizon of " + steps + " measurements");
+      }
     }
     ForecastResult r =
         battery.forecast(
@@ -130,6 +153,8 @@ public final class ForecastCommand implements Callable<Integer> {
             .setMethod(r.method())
             .setCount(r.count())
             .setCriterion(c)
+            .setHorizonMs(steps == 0 ? 0 : horizonMs)
+            .setHorizonSteps(steps)
             .setLast(
                 Measurement.newBuilder()
                     .setTimestampMs(trace.timestamps()[trace.size() - 1])
@@ -140,7 +165,7 @@ public final class ForecastCommand implements Callable<Integer> {
     return b.build();
   }
 
-  private List<Forecast> ask(String series, Criterion c, double coverage) {
+  private List<Forecast> ask(String series, Criterion c, double coverage, long horizonMs) {
     try (NetWeatherClient client = connection.open()) {
       if (!series.contains("*")) {
         return List.of(
@@ -149,6 +174,7 @@ public final class ForecastCommand implements Callable<Integer> {
                     .setSeries(series)
                     .setCriterion(c)
                     .setCoverage(coverage)
+                    .setHorizonMs(horizonMs)
                     .build()));
       }
       GetForecastsRequest req =
@@ -156,6 +182,7 @@ public final class ForecastCommand implements Callable<Integer> {
               .addSeries(series)
               .setCriterion(c)
               .setCoverage(coverage)
+              .setHorizonMs(horizonMs)
               .build();
       return new ArrayList<>(client.forecasts(req).getForecastsList());
     }

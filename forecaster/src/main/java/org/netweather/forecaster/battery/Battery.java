@@ -62,6 +62,7 @@ public final class Battery {
   private final ServedChoice served;
   private final double[] oracle = new double[4]; // faithful: squared, absolute; all: same
   private long count;
+  private final MeanHistory history = new MeanHistory();
 
   /**
    * Past {@link #SCALE_WARMUP} measurements, an error counts as at most this many typical changes
@@ -120,6 +121,7 @@ public final class Battery {
       forecasts[i] = m[i].update(value);
     }
     count++;
+    history.add(value);
     if (count == layout.burnIn() + 1) {
       memberErrors.markBaseline(); // the extended whole-history rules count from here
     }
@@ -174,6 +176,38 @@ public final class Battery {
       return r; // too few errors yet: the normal interval from the criterion's error
     }
     return r.withInterval(r.value() - half, r.value() + half);
+  }
+
+  /**
+   * Longest horizon, in steps, {@link #horizon} forecasts from blocks; the history must hold at
+   * least this many blocks of it ({@value #MIN_BLOCKS}).
+   */
+  public static int maxHorizonSteps() {
+    return MeanHistory.CAPACITY / MIN_BLOCKS;
+  }
+
+  /** Fewest past blocks a horizon forecast is made from. */
+  static final int MIN_BLOCKS = 8;
+
+  /**
+   * A battery over the series aggregated into means of {@code steps} consecutive measurements,
+   * ending at the newest: its forecasts are of the mean of the next {@code steps} measurements, and
+   * its intervals are calibrated on its own errors in that (see {@link MeanHistory}). Null if the
+   * history does not yet hold {@value #MIN_BLOCKS} blocks. Its extended members join after a fifth
+   * of the blocks, as there are fewer of them than a one-step burn-in.
+   *
+   * @throws IllegalArgumentException if {@code steps} is not in [1, {@link #maxHorizonSteps()}]
+   */
+  public Battery horizon(int steps) {
+    if (steps < 1 || steps > maxHorizonSteps()) {
+      throw new IllegalArgumentException(
+          "horizon must be 1 to " + maxHorizonSteps() + " steps: " + steps);
+    }
+    int blocks = history.blocks(steps);
+    if (blocks < MIN_BLOCKS) {
+      return null;
+    }
+    return history.aggregate(layout.withBurnIn(Math.min(layout.burnIn(), blocks / 5)), steps);
   }
 
   /** What the original NWS battery alone serves: its "Total MSE" or "Total MAE". */
@@ -287,7 +321,7 @@ public final class Battery {
     }
     bytes += StateBytes.doubles(memberForecasts.length) + memberErrors.stateBytes();
     bytes += selection.stateBytes() + StateBytes.doubles(oracle.length) + served.stateBytes();
-    bytes += StateBytes.references(intervals.length);
+    bytes += StateBytes.references(intervals.length) + history.stateBytes();
     for (ConformalInterval interval : intervals) {
       bytes += interval.stateBytes();
     }

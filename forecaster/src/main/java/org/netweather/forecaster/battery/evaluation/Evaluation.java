@@ -67,6 +67,15 @@ public final class Evaluation {
    * @throws IllegalArgumentException if the directory holds no CSV file or a file is malformed
    */
   public EvaluationReport run(Path directory) throws IOException {
+    return run(traces(directory));
+  }
+
+  /**
+   * Reads every {@code *.csv} file directly in {@code directory}, in name order.
+   *
+   * @throws IllegalArgumentException if the directory holds no CSV file or a file is malformed
+   */
+  public static List<Trace> traces(Path directory) throws IOException {
     List<Path> files;
     try (Stream<Path> listing = Files.list(directory)) {
       files =
@@ -83,7 +92,7 @@ public final class Evaluation {
     for (Path file : files) {
       traces.add(TraceReader.read(file));
     }
-    return run(traces);
+    return traces;
   }
 
   /** Evaluates the given traces. */
