@@ -6,11 +6,12 @@ package org.netweather.forecaster.battery;
  * <p>{@code mse} and {@code mae} are the realized mean squared and absolute one-step errors of the
  * forecaster that chose this value (the battery's top level for {@code criterion}), over {@code
  * count - 1} scored steps; both are NaN until a second measurement has been scored. {@code method}
- * names the predictor whose forecast was chosen, as NWS's {@code methodUsed} did. The interval is
- * {@code value +/- 1.96 sigma}, a nominal 95% interval under normal errors, with sigma = sqrt(mse)
- * for {@link Criterion#MSE} and sigma = sqrt(pi/2) * mae (the normal relation between MAE and
- * standard deviation) for {@link Criterion#MAE}; a battery replaces it by its calibrated interval
- * once it knows enough of its own errors ({@code coverage} says at what level either was asked).
+ * names the predictor (or combiner) whose forecast was chosen, as NWS's {@code methodUsed} did. The
+ * interval built by {@link #of} is {@code value +/- z sigma}, z the normal quantile of {@code
+ * coverage} (1.96 at 95 %), with sigma = sqrt(mse) for {@link Criterion#MSE} and sigma = sqrt(pi/2)
+ * * mae (the normal relation between MAE and standard deviation) for {@link Criterion#MAE}; a
+ * battery replaces it by its calibrated interval once it knows enough of its own errors ({@code
+ * coverage} says at what level either was asked).
  *
  * @param value the forecast, NaN before any measurement
  * @param mse realized mean squared error of the chooser
