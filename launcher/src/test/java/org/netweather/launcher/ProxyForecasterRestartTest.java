@@ -208,12 +208,14 @@ class ProxyForecasterRestartTest {
       assertTrue(Double.isFinite(f.getMse()) && Double.isFinite(f.getMae()), f.toString());
       assertTrue(Double.isFinite(f.getInterval().getUpper()), f.toString());
     }
-    // Moved on to the new level rather than stuck at the spike or before it.
-    assertEquals(202, forecast("app.rate:b").getValue(), 5);
-    assertEquals(702, forecast("memory.free:b").getValue(), 5);
+    // Moved on to the new level (about 202 and 702) rather than stuck at the spike or at the old
+    // level (about 102 and 502). The proxy refreshes in the background, so its value may be a few
+    // measurements behind the forecaster's.
+    assertEquals(202, forecast("app.rate:b").getValue(), 15);
+    assertEquals(702, forecast("memory.free:b").getValue(), 15);
     HostSnapshot b = host("b");
     assertTrue(Double.isFinite(b.getMemoryFree().getValue()));
-    assertEquals(702, b.getMemoryFree().getValue(), 5);
+    assertEquals(702, b.getMemoryFree().getValue(), 30);
   }
 
   private long lastFed(String series) {
