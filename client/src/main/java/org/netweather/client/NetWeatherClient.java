@@ -325,6 +325,16 @@ public final class NetWeatherClient implements AutoCloseable {
     return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecast(req));
   }
 
+  /** The forecast of one series as {@code req} asks (coverage of its interval, ...). */
+  public Forecast forecast(GetForecastRequest req) {
+    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecast(req));
+  }
+
+  /** Forecasts of several series as {@code req} asks. */
+  public GetForecastsResponse forecasts(GetForecastsRequest req) {
+    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecasts(req));
+  }
+
   /** Forecasts of several series, named or matched by patterns such as {@code tcp.*:a->*}. */
   public GetForecastsResponse forecasts(List<String> seriesOrPatterns, Criterion criterion) {
     GetForecastsRequest req =

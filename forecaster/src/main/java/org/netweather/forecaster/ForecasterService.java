@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecastPointsRequest;
@@ -56,9 +57,17 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           if (problem != null) {
             throw new IllegalArgumentException("series: " + problem);
           }
+          double coverage = Forecasts.coverage(req.getCoverage());
+          if (req.getHorizonMs() != 0) {
+            return horizon(req.getSeries(), coverage, req.getHorizonMs(), req.getCriterion())
+                .orElseThrow(
+                    () ->
+                        Statuses.notFound(
+                            "series '" + req.getSeries() + "' has no measurements here"));
+          }
           return Forecasts.toProto(
               forecasts
-                  .get(req.getSeries())
+                  .get(req.getSeries(), coverage)
                   .orElseThrow(
                       () ->
                           Statuses.notFound(
@@ -73,17 +82,47 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
         out,
         () -> {
           GetForecastsResponse.Builder b = GetForecastsResponse.newBuilder();
+          double coverage = Forecasts.coverage(req.getCoverage());
           for (SeriesPattern p : patterns(req)) {
-            List<SeriesForecasts.Snapshot> found = forecasts.matching(p);
+            List<SeriesForecasts.Snapshot> found = forecasts.matching(p, coverage);
             if (found.isEmpty()) {
               b.addNotFound(p.toString());
             }
             for (SeriesForecasts.Snapshot s : found) {
-              b.addForecasts(Forecasts.toProto(s, req.getCriterion()));
+              if (req.getHorizonMs() == 0) {
+                b.addForecasts(Forecasts.toProto(s, req.getCriterion()));
+                continue;
+              }
+              try {
+                horizon(s.series(), coverage, req.getHorizonMs(), req.getCriterion())
+                    .ifPresentOrElse(b::addForecasts, () -> b.addNotFound(s.series()));
+              } catch (IllegalStateException e) {
+                b.addNotFound(s.series()); // too little history for this horizon yet
+              }
             }
           }
           return b.build();
         });
+  }
+
+  /** The forecast of the mean over the next {@code horizonMs}, as GetForecast answers it. */
+  private Optional<Forecast> horizon(
+      String series, double coverage, long horizonMs, Criterion criterion) {
+    if (horizonMs < 0) {
+      throw new IllegalArgumentException("horizon_ms must not be negative: " + horizonMs);
+    }
+    try {
+      return forecasts
+          .horizon(series, coverage, horizonMs)
+          .map(
+              h ->
+                  Forecasts.toProto(h.forecasts(), criterion).toBuilder()
+                      .setHorizonMs(horizonMs)
+                      .setHorizonSteps(h.steps())
+                      .build());
+    } catch (IllegalStateException e) {
+      throw Statuses.failedPrecondition(e.getMessage());
+    }
   }
 
   private static List<SeriesPattern> patterns(GetForecastsRequest req) {
@@ -111,8 +150,10 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   @Override
   public void watchForecasts(GetForecastsRequest req, StreamObserver<ForecastUpdate> out) {
     List<SeriesPattern> patterns;
+    double coverage;
     try {
       patterns = patterns(req);
+      coverage = Forecasts.coverage(req.getCoverage());
     } catch (IllegalArgumentException e) {
       out.onError(Statuses.toStatus(e));
       return;
@@ -125,7 +166,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       return;
     }
     ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
-    CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion());
+    CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion(), coverage);
     call.setOnCancelHandler(
         () -> {
           watchers.cancel(stream);
@@ -134,7 +175,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     call.setOnReadyHandler(stream::drain);
     watchers.subscribe(patterns, stream);
     for (SeriesPattern p : patterns) {
-      for (SeriesForecasts.Snapshot s : forecasts.matching(p)) {
+      for (SeriesForecasts.Snapshot s : forecasts.matching(p, coverage)) {
         stream.offerInitial(Forecasts.toProto(s, req.getCriterion()));
       }
     }
@@ -175,7 +216,8 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           }
           return Forecasts.toProto(
               req.getSeries(),
-              battery.forecast(Forecasts.criterion(req.getCriterion())),
+              battery.forecast(
+                  Forecasts.criterion(req.getCriterion()), Forecasts.coverage(req.getCoverage())),
               last.getTimestampMs(),
               last.getValue());
         });
@@ -193,16 +235,19 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     private final ServerCallStreamObserver<ForecastUpdate> call;
     private final SeriesForecasts forecasts;
     private final Criterion criterion;
+    private final double coverage;
     private final ArrayDeque<Forecast> initial = new ArrayDeque<>();
     private final LinkedHashSet<SeriesForecasts.Series> pending = new LinkedHashSet<>();
 
     CoalescingStream(
         ServerCallStreamObserver<ForecastUpdate> call,
         SeriesForecasts forecasts,
-        Criterion criterion) {
+        Criterion criterion,
+        double coverage) {
       this.call = call;
       this.forecasts = forecasts;
       this.criterion = criterion;
+      this.coverage = coverage;
     }
 
     synchronized void offerInitial(Forecast f) {
@@ -234,7 +279,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           }
           SeriesForecasts.Series s = it.next();
           it.remove();
-          SeriesForecasts.Snapshot snap = forecasts.snapshot(s);
+          SeriesForecasts.Snapshot snap = forecasts.snapshot(s, coverage);
           if (snap == null) {
             continue; // deleted since it was queued
           }

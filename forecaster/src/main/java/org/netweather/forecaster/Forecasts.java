@@ -4,6 +4,7 @@ import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.Interval;
 import org.netweather.api.v1.Measurement;
+import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.ForecastResult;
 import org.netweather.model.Resource;
 
@@ -45,9 +46,25 @@ final class Forecasts {
           Interval.newBuilder()
               .setLower(clamp(range, r.lower()))
               .setUpper(clamp(range, r.upper()))
-              .setConfidence(0.95));
+              .setConfidence(r.coverage()));
     }
     return b.build();
+  }
+
+  /**
+   * The coverage a request asks for: 0 (unset) means {@link Battery#DEFAULT_COVERAGE}.
+   *
+   * @throws IllegalArgumentException naming the field if it is outside [0.50, 0.99]
+   */
+  static double coverage(double requested) {
+    if (requested == 0) {
+      return Battery.DEFAULT_COVERAGE;
+    }
+    if (!(requested >= 0.5 && requested <= 0.99)) {
+      throw new IllegalArgumentException(
+          "coverage must be a fraction in [0.50, 0.99] (0 for 0.90): " + requested);
+    }
+    return requested;
   }
 
   private static double clamp(Resource range, double v) {

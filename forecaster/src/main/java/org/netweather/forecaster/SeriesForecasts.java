@@ -58,6 +58,7 @@ public final class SeriesForecasts {
     private final Battery battery;
     private long lastTs = Long.MIN_VALUE;
     private double lastValue = Double.NaN;
+    private double periodMs; // smoothed spacing of measurements, for horizons in time
     private boolean deleted;
     private volatile WatchIndex.Match watchMatch;
 
@@ -76,6 +77,59 @@ public final class SeriesForecasts {
 
     void watchMatch(WatchIndex.Match m) {
       watchMatch = m;
+    }
+  }
+
+  private static final double PERIOD_GAIN = 0.05;
+
+  /** Forecasts of the mean over a horizon of {@code steps} measurements. */
+  public record Horizon(Snapshot forecasts, int steps) {}
+
+  /**
+   * The forecasts of the mean of {@code series} over the next {@code horizonMs}: {@code
+   * round(horizonMs / period)} measurements (at least one), from a battery over the series' block
+   * means ({@link Battery#horizon}). Empty if the series is unknown.
+   *
+   * @throws IllegalArgumentException if the horizon is more than {@link Battery#maxHorizonSteps()}
+   *     periods
+   * @throws IllegalStateException if the series has too little history for it yet
+   */
+  public Optional<Horizon> horizon(String series, double coverage, long horizonMs) {
+    Series s = states.get(series);
+    if (s == null) {
+      return Optional.empty();
+    }
+    synchronized (s) {
+      if (s.deleted || s.battery.count() == 0) {
+        return Optional.empty();
+      }
+      double period = s.periodMs > 0 ? s.periodMs : horizonMs;
+      long steps = Math.max(1, Math.round(horizonMs / period));
+      if (steps > Battery.maxHorizonSteps()) {
+        throw new IllegalArgumentException(
+            "horizon_ms "
+                + horizonMs
+                + " is "
+                + steps
+                + " periods of "
+                + series
+                + "; at most "
+                + Battery.maxHorizonSteps());
+      }
+      Battery aggregated = s.battery.horizon((int) steps);
+      if (aggregated == null) {
+        throw new IllegalStateException(
+            series + " has too little history for a horizon of " + steps + " measurements yet");
+      }
+      return Optional.of(
+          new Horizon(
+              new Snapshot(
+                  s.name,
+                  aggregated.forecast(Criterion.MSE, coverage),
+                  aggregated.forecast(Criterion.MAE, coverage),
+                  s.lastTs,
+                  s.lastValue),
+              (int) steps));
     }
   }
 
@@ -134,6 +188,10 @@ public final class SeriesForecasts {
         for (int i = from; i < to; i++) {
           double v = values[i];
           if (times[i] > lastTs && Double.isFinite(v)) {
+            if (lastTs != Long.MIN_VALUE) {
+              double gap = times[i] - lastTs;
+              s.periodMs = s.periodMs == 0 ? gap : s.periodMs + PERIOD_GAIN * (gap - s.periodMs);
+            }
             battery.observe(v);
             lastTs = times[i];
             last = v;
@@ -184,20 +242,30 @@ public final class SeriesForecasts {
   }
 
   public Optional<Snapshot> get(String series) {
+    return get(series, Battery.DEFAULT_COVERAGE);
+  }
+
+  /** Like {@link #get(String)}, with intervals at {@code coverage} (in [0.50, 0.99]). */
+  public Optional<Snapshot> get(String series, double coverage) {
     Series s = states.get(series);
-    return Optional.ofNullable(s == null ? null : snapshot(s));
+    return Optional.ofNullable(s == null ? null : snapshot(s, coverage));
   }
 
   /** The forecasts of {@code s} now; null if it has no measurement yet or was deleted. */
   public Snapshot snapshot(Series s) {
+    return snapshot(s, Battery.DEFAULT_COVERAGE);
+  }
+
+  /** Like {@link #snapshot(Series)}, with intervals at {@code coverage}. */
+  public Snapshot snapshot(Series s, double coverage) {
     synchronized (s) {
       if (s.deleted || s.battery.count() == 0) {
         return null;
       }
       return new Snapshot(
           s.name,
-          s.battery.forecast(Criterion.MSE),
-          s.battery.forecast(Criterion.MAE),
+          s.battery.forecast(Criterion.MSE, coverage),
+          s.battery.forecast(Criterion.MAE, coverage),
           s.lastTs,
           s.lastValue);
     }
@@ -205,14 +273,19 @@ public final class SeriesForecasts {
 
   /** Snapshots of the series matching {@code pattern}, sorted by name. */
   public List<Snapshot> matching(SeriesPattern pattern) {
+    return matching(pattern, Battery.DEFAULT_COVERAGE);
+  }
+
+  /** Like {@link #matching(SeriesPattern)}, with intervals at {@code coverage}. */
+  public List<Snapshot> matching(SeriesPattern pattern, double coverage) {
     List<Snapshot> out = new ArrayList<>();
     if (pattern.isExact()) {
-      get(pattern.toString()).ifPresent(out::add);
+      get(pattern.toString(), coverage).ifPresent(out::add);
       return out;
     }
     for (Series s : states.values()) {
       if (pattern.matches(s.name)) {
-        Snapshot snap = snapshot(s);
+        Snapshot snap = snapshot(s, coverage);
         if (snap != null) {
           out.add(snap);
         }

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.ClusterSnapshot;
+import org.netweather.api.v1.Forecast;
+import org.netweather.api.v1.ForecasterGrpc;
+import org.netweather.api.v1.GetForecastRequest;
 import org.netweather.api.v1.GetSnapshotRequest;
 import org.netweather.api.v1.HostSnapshot;
 import org.netweather.api.v1.Measurement;
@@ -147,6 +150,80 @@ class ProxyForecasterRestartTest {
         () ->
             host("a").getCpuAvailability().getValue() != 0.25
                 && host("b").getMemoryFree().getValue() == 512);
+  }
+
+  private void putAt(String series, long timestampMs, double value) {
+    ManagedChannel ch = InProcessChannelBuilder.forName("m2").build();
+    try {
+      MemoryHostGrpc.newBlockingStub(ch)
+          .append(
+              AppendRequest.newBuilder()
+                  .addBatches(
+                      SeriesPoints.newBuilder()
+                          .setSeries(series)
+                          .addPoints(
+                              Measurement.newBuilder().setTimestampMs(timestampMs).setValue(value)))
+                  .build());
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+
+  private Forecast forecast(String series) {
+    ManagedChannel ch = InProcessChannelBuilder.forName("f2").build();
+    try {
+      return ForecasterGrpc.newBlockingStub(ch)
+          .getForecast(GetForecastRequest.newBuilder().setSeries(series).build());
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+
+  /**
+   * Issue 18: one absurd value (1e308 where the resource has no range; a petabyte of free memory
+   * where it has) makes the forecast wrong for a step at most: forecast, errors and snapshot stay
+   * finite and follow the series on.
+   */
+  @Test
+  void absurdValue_forecastAndSnapshotStayFiniteAndMoveOn() throws Exception {
+    long t0 = System.currentTimeMillis() - 3_600_000;
+    for (int i = 0; i < 60; i++) {
+      putAt("app.rate:b", t0 + i * 1000L, 100 + i % 5);
+      putAt("memory.free:b", t0 + i * 1000L, 500 + i % 5);
+    }
+    putAt("app.rate:b", t0 + 60_000, 1e308);
+    putAt("memory.free:b", t0 + 60_000, 1e9);
+    for (int i = 61; i < 120; i++) {
+      putAt("app.rate:b", t0 + i * 1000L, 200 + i % 5);
+      putAt("memory.free:b", t0 + i * 1000L, 700 + i % 5);
+    }
+    long last = t0 + 119_000;
+    await(
+        () ->
+            lastFed("app.rate:b") == last
+                && lastFed("memory.free:b") == last
+                && host("b").getMemoryFree().getValue() > 650);
+    for (String series : List.of("app.rate:b", "memory.free:b")) {
+      Forecast f = forecast(series);
+      assertTrue(Double.isFinite(f.getMse()) && Double.isFinite(f.getMae()), f.toString());
+      assertTrue(Double.isFinite(f.getInterval().getUpper()), f.toString());
+    }
+    // Moved on to the new level (about 202 and 702) rather than stuck at the spike or at the old
+    // level (about 102 and 502). The proxy refreshes in the background, so its value may be a few
+    // measurements behind the forecaster's.
+    assertEquals(202, forecast("app.rate:b").getValue(), 15);
+    assertEquals(702, forecast("memory.free:b").getValue(), 15);
+    HostSnapshot b = host("b");
+    assertTrue(Double.isFinite(b.getMemoryFree().getValue()));
+    assertEquals(702, b.getMemoryFree().getValue(), 30);
+  }
+
+  private long lastFed(String series) {
+    try {
+      return forecast(series).getLast().getTimestampMs();
+    } catch (io.grpc.StatusRuntimeException e) {
+      return -1; // not followed yet
+    }
   }
 
   private static void await(BooleanSupplier condition) throws InterruptedException {

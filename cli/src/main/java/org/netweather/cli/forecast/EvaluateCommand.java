@@ -1,15 +1,23 @@
 package org.netweather.cli.forecast;
 
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.cli.output.Output;
+import org.netweather.cli.output.TimeArgs;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.evaluation.Evaluation;
 import org.netweather.forecaster.battery.evaluation.EvaluationReport;
+import org.netweather.forecaster.battery.evaluation.HorizonEvaluation;
 import org.netweather.forecaster.battery.evaluation.SeriesReport;
+import org.netweather.forecaster.battery.evaluation.Trace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -34,6 +42,22 @@ public final class EvaluateCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON document.")
   boolean json;
 
+  @Option(
+      names = "--coverage",
+      paramLabel = "PERCENT",
+      defaultValue = "90",
+      description =
+          "Check the served forecast's interval at this coverage, 50-99 (default: ${DEFAULT-VALUE}).")
+  double coveragePercent;
+
+  @Option(
+      names = "--horizon",
+      paramLabel = "SPAN",
+      description =
+          "Score forecasts of the mean over the next SPAN (90s, 10m, 2h, 1d) against the mean of"
+              + " what followed, instead of one-step forecasts.")
+  String horizon;
+
   @Override
   public Integer call() throws Exception {
     if (!Files.exists(dir)) {
@@ -43,7 +67,16 @@ public final class EvaluateCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           dir + " is not a directory (nws forecast --file " + "reads one trace)");
     }
-    EvaluationReport report = new Evaluation(BatteryLayout.standard()).run(dir);
+    if (!(coveragePercent >= 50 && coveragePercent <= 99)) {
+      throw new IllegalArgumentException(
+          "--coverage must be a percentage from 50 to 99: " + coveragePercent);
+    }
+    if (horizon != null) {
+      return horizon(TimeArgs.span("--horizon", horizon));
+    }
+    EvaluationReport report =
+        new Evaluation(BatteryLayout.standard(), Evaluation.DEFAULT_WARMUP, coveragePercent / 100)
+            .run(dir);
     if (json) {
       spec.commandLine().getOut().println(JsonWriter.write(report.toMap()));
     } else {
@@ -55,8 +88,8 @@ public final class EvaluateCommand implements Callable<Integer> {
               "FAITHFUL",
               "HINDSIGHT",
               "ORACLE",
-              "COVER95",
-              "WIDTH95",
+              "COVERAGE",
+              "WIDTH",
               "BEST FAITHFUL");
       for (SeriesReport s : report.series()) {
         t.row(
@@ -77,18 +110,100 @@ public final class EvaluateCommand implements Callable<Integer> {
           f(report.summary().get("faithful")),
           f(report.summary().get("hindsight")),
           f(report.summary().get("oracle")),
-          f(report.summary().get("coverage95")),
-          f(report.summary().get("width95")),
+          f(report.summary().get("coverage")),
+          f(report.summary().get("width")),
           "");
       t.print(spec.commandLine().getOut());
       spec.commandLine()
           .getOut()
           .println(
-              "(MAE of each, divided by last value's MAE; COVER95: share of measurements inside"
-                  + " the served forecast's 95 % interval (the mean over series), WIDTH95: its mean"
-                  + " width over last value's MAE)");
+              String.format(
+                  Locale.ROOT,
+                  "(MAE of each, divided by last value's MAE; COVERAGE: share of measurements"
+                      + " inside the served forecast's %.0f %% interval (the mean over series),"
+                      + " WIDTH: its mean width over last value's MAE)",
+                  coveragePercent));
     }
     spec.commandLine().getOut().flush();
+    return 0;
+  }
+
+  private int horizon(long horizonMs) throws Exception {
+    HorizonEvaluation evaluation =
+        new HorizonEvaluation(
+            BatteryLayout.standard(), Evaluation.DEFAULT_WARMUP, coveragePercent / 100, horizonMs);
+    List<HorizonEvaluation.Result> results = new ArrayList<>();
+    for (Trace trace : Evaluation.traces(dir)) {
+      results.add(evaluation.evaluate(trace));
+    }
+    double horizonLog = 0;
+    double flatLog = 0;
+    double coverage = 0;
+    double widthLog = 0;
+    for (HorizonEvaluation.Result r : results) {
+      horizonLog += Math.log(r.horizon());
+      flatLog += Math.log(r.flat());
+      coverage += r.coverage();
+      widthLog += Math.log(r.width());
+    }
+    int n = results.size();
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("horizonMs", horizonMs);
+    summary.put("requestedCoverage", coveragePercent / 100);
+    summary.put("horizon", Math.exp(horizonLog / n));
+    summary.put("flat", Math.exp(flatLog / n));
+    summary.put("coverage", coverage / n);
+    summary.put("width", Math.exp(widthLog / n));
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("summary", summary);
+      List<Object> series = new ArrayList<>();
+      for (HorizonEvaluation.Result r : results) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", r.name());
+        m.put("steps", r.steps());
+        m.put("scored", r.scored());
+        m.put("horizon", r.horizon());
+        m.put("flat", r.flat());
+        m.put("coverage", r.coverage());
+        m.put("width", r.width());
+        series.add(m);
+      }
+      doc.put("series", series);
+      out.println(JsonWriter.write(doc));
+    } else {
+      Output.Table t =
+          new Output.Table("SERIES", "STEPS", "SCORED", "HORIZON", "FLAT", "COVERAGE", "WIDTH");
+      for (HorizonEvaluation.Result r : results) {
+        t.row(
+            r.name(),
+            r.steps(),
+            r.scored(),
+            f(r.horizon()),
+            f(r.flat()),
+            f(r.coverage()),
+            f(r.width()));
+      }
+      t.row(
+          "geometric mean",
+          "",
+          "",
+          f((Double) summary.get("horizon")),
+          f((Double) summary.get("flat")),
+          f((Double) summary.get("coverage")),
+          f((Double) summary.get("width")));
+      t.print(out);
+      out.println(
+          String.format(
+              Locale.ROOT,
+              "(mean over the next %s: MAE of the horizon forecast and of the one-step forecast"
+                  + " taken as flat, each over last value's; COVERAGE: share of horizon means inside"
+                  + " the %.0f %% interval, WIDTH: its mean width over last value's MAE)",
+              horizon,
+              coveragePercent));
+    }
+    out.flush();
     return 0;
   }
 

@@ -8,13 +8,17 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
+import org.netweather.api.v1.GetForecastRequest;
+import org.netweather.api.v1.GetForecastsRequest;
 import org.netweather.api.v1.Measurement;
 import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
+import org.netweather.cli.output.TimeArgs;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.ForecastResult;
+import org.netweather.forecaster.battery.evaluation.HorizonEvaluation;
 import org.netweather.forecaster.battery.evaluation.Trace;
 import org.netweather.forecaster.battery.evaluation.TraceReader;
 import picocli.CommandLine.Command;
@@ -58,6 +62,23 @@ public final class ForecastCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON document.")
   boolean json;
 
+  @Option(
+      names = "--coverage",
+      paramLabel = "PERCENT",
+      defaultValue = "90",
+      description =
+          "Coverage of the interval, 50-99: the share of measurements it is meant to hold"
+              + " (default: ${DEFAULT-VALUE}).")
+  double coveragePercent;
+
+  @Option(
+      names = "--horizon",
+      paramLabel = "SPAN",
+      description =
+          "Forecast the mean over the next SPAN (90s, 10m, 2h, 1d) instead of the next value:"
+              + " that many of the series' periods, from the series averaged over blocks of them.")
+  String horizon;
+
   @Override
   public Integer call() throws Exception {
     Criterion c =
@@ -71,7 +92,16 @@ public final class ForecastCommand implements Callable<Integer> {
     if ((file == null) == (series == null)) {
       throw new IllegalArgumentException("give either SERIES or --file TRACE.csv");
     }
-    List<Forecast> forecasts = file != null ? List.of(offline(file, c)) : ask(series, c);
+    if (!(coveragePercent >= 50 && coveragePercent <= 99)) {
+      throw new IllegalArgumentException(
+          "--coverage must be a percentage from 50 to 99: " + coveragePercent);
+    }
+    double coverage = coveragePercent / 100;
+    long horizonMs = horizon == null ? 0 : TimeArgs.span("--horizon", horizon);
+    List<Forecast> forecasts =
+        file != null
+            ? List.of(offline(file, c, coverage, horizonMs))
+            : ask(series, c, coverage, horizonMs);
     if (json) {
       Object doc =
           forecasts.size() == 1 && (file != null || !series.contains("*"))
@@ -85,7 +115,8 @@ public final class ForecastCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static Forecast offline(Path file, Criterion c) throws Exception {
+  private static Forecast offline(Path file, Criterion c, double coverage, long horizonMs)
+      throws Exception {
     // Reading a directory fails with a bare "Is a directory" that does not name the path.
     if (Files.isDirectory(file)) {
       throw new IllegalArgumentException(file + " is a directory, not a CSV trace");
@@ -98,11 +129,21 @@ public final class ForecastCommand implements Callable<Integer> {
     for (double v : trace.values()) {
       battery.observe(v);
     }
+    int steps = 0;
+    if (horizonMs > 0) {
+      steps = new HorizonEvaluation(BatteryLayout.standard(), 0, coverage, horizonMs).steps(trace);
+      battery = battery.horizon(steps);
+      if (battery == null) {
+        throw new IllegalArgumentException(
+            file + " is too short for a horizon of " + steps + " measurements");
+      }
+    }
     ForecastResult r =
         battery.forecast(
             c == Criterion.CRITERION_MAE
                 ? org.netweather.forecaster.battery.Criterion.MAE
-                : org.netweather.forecaster.battery.Criterion.MSE);
+                : org.netweather.forecaster.battery.Criterion.MSE,
+            coverage);
     Forecast.Builder b =
         Forecast.newBuilder()
             .setSeries(trace.name())
@@ -112,22 +153,38 @@ public final class ForecastCommand implements Callable<Integer> {
             .setMethod(r.method())
             .setCount(r.count())
             .setCriterion(c)
+            .setHorizonMs(steps == 0 ? 0 : horizonMs)
+            .setHorizonSteps(steps)
             .setLast(
                 Measurement.newBuilder()
                     .setTimestampMs(trace.timestamps()[trace.size() - 1])
                     .setValue(trace.values()[trace.size() - 1]));
     if (Double.isFinite(r.lower())) {
-      b.getIntervalBuilder().setLower(r.lower()).setUpper(r.upper()).setConfidence(0.95);
+      b.getIntervalBuilder().setLower(r.lower()).setUpper(r.upper()).setConfidence(r.coverage());
     }
     return b.build();
   }
 
-  private List<Forecast> ask(String series, Criterion c) {
+  private List<Forecast> ask(String series, Criterion c, double coverage, long horizonMs) {
     try (NetWeatherClient client = connection.open()) {
       if (!series.contains("*")) {
-        return List.of(client.forecast(series, c));
+        return List.of(
+            client.forecast(
+                GetForecastRequest.newBuilder()
+                    .setSeries(series)
+                    .setCriterion(c)
+                    .setCoverage(coverage)
+                    .setHorizonMs(horizonMs)
+                    .build()));
       }
-      return new ArrayList<>(client.forecasts(List.of(series), c).getForecastsList());
+      GetForecastsRequest req =
+          GetForecastsRequest.newBuilder()
+              .addSeries(series)
+              .setCriterion(c)
+              .setCoverage(coverage)
+              .setHorizonMs(horizonMs)
+              .build();
+      return new ArrayList<>(client.forecasts(req).getForecastsList());
     }
   }
 }

@@ -31,6 +31,10 @@ public final class ForecastView {
       i.put("confidence", f.getInterval().getConfidence());
       m.put("interval", i);
     }
+    if (f.getHorizonSteps() > 0) {
+      m.put("horizon_ms", f.getHorizonMs());
+      m.put("horizon_steps", f.getHorizonSteps());
+    }
     if (f.hasLast()) {
       Map<String, Object> l = new LinkedHashMap<>();
       l.put("timestamp_ms", f.getLast().getTimestampMs());
@@ -41,12 +45,27 @@ public final class ForecastView {
   }
 
   public static void table(List<Forecast> forecasts, PrintWriter out) {
+    double coverage =
+        forecasts.stream()
+            .filter(Forecast::hasInterval)
+            .mapToDouble(f -> f.getInterval().getConfidence())
+            .findFirst()
+            .orElse(0.90);
     Output.Table t =
         new Output.Table(
-            "SERIES", "FORECAST", "INTERVAL (95%)", "MSE", "MAE", "METHOD", "COUNT", "LAST");
+            "SERIES",
+            "FORECAST",
+            String.format(java.util.Locale.ROOT, "INTERVAL (%.0f%%)", 100 * coverage),
+            "MSE",
+            "MAE",
+            "METHOD",
+            "COUNT",
+            "LAST");
     for (Forecast f : forecasts) {
       t.row(
-          f.getSeries(),
+          f.getHorizonSteps() > 0
+              ? f.getSeries() + " (mean of next " + f.getHorizonSteps() + ")"
+              : f.getSeries(),
           Output.number(f.getValue()),
           f.hasInterval()
               ? "["

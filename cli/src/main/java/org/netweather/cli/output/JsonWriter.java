@@ -5,7 +5,12 @@ import java.util.Map;
 
 /**
  * Writes maps, lists, strings, numbers, booleans and null as JSON, for documents that are not one
- * proto message. Non-finite numbers become null, since JSON has no NaN.
+ * proto message.
+ *
+ * <p>JSON has no NaN or infinity. NetWeather uses NaN for "not known yet" (a forecast's MSE before
+ * its second measurement), written as {@code null}; an infinite number is known and not finite,
+ * written as the string {@code "Infinity"} or {@code "-Infinity"}, the spelling proto3 JSON uses,
+ * so that a reader never takes an overflow for a value still to come.
  */
 public final class JsonWriter {
   private JsonWriter() {}
@@ -51,7 +56,13 @@ public final class JsonWriter {
       sb.append(']');
     } else if (v instanceof Double || v instanceof Float) {
       double d = ((Number) v).doubleValue();
-      sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
+      if (Double.isNaN(d)) {
+        sb.append("null");
+      } else if (Double.isInfinite(d)) {
+        sb.append(d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+      } else {
+        sb.append(d);
+      }
     } else if (v instanceof Number || v instanceof Boolean) {
       sb.append(v);
     } else {

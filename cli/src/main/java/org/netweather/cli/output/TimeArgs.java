@@ -81,6 +81,27 @@ public final class TimeArgs {
     }
   }
 
+  /**
+   * Parses a span such as {@code 90s}, {@code 10m}, {@code 2h} or {@code 1d} into milliseconds.
+   *
+   * @throws IllegalArgumentException naming the option and the accepted form
+   */
+  public static long span(String option, String text) {
+    String t = text.strip();
+    if (!t.matches("[0-9]{1,9}[smhd]") || Long.parseLong(t.substring(0, t.length() - 1)) == 0) {
+      throw new IllegalArgumentException(
+          option + " '" + cut(text) + "' is not a span: use a positive 90s, 10m, 2h or 1d");
+    }
+    long n = Long.parseLong(t.substring(0, t.length() - 1));
+    return n
+        * switch (t.charAt(t.length() - 1)) {
+          case 's' -> 1_000L;
+          case 'm' -> 60_000L;
+          case 'h' -> 3_600_000L;
+          default -> 86_400_000L;
+        };
+  }
+
   /** Epoch milliseconds as an ISO-8601 instant. */
   public static String format(long millis) {
     return Instant.ofEpochMilli(millis).toString();

@@ -30,7 +30,7 @@ record PlotSeries(
       if (battery.count() == 0) {
         forecast[i] = lower[i] = upper[i] = Double.NaN;
       } else {
-        ForecastResult r = battery.forecast(c);
+        ForecastResult r = battery.forecast(c, 0.95); // the chart draws a 95 % band
         forecast[i] = r.value();
         lower[i] = r.lower();
         upper[i] = r.upper();
@@ -38,6 +38,13 @@ record PlotSeries(
       battery.observe(values[i]);
     }
     return new PlotSeries(
-        name, unit, times, values, forecast, lower, upper, n == 0 ? null : battery.forecast(c));
+        name,
+        unit,
+        times,
+        values,
+        forecast,
+        lower,
+        upper,
+        n == 0 ? null : battery.forecast(c, 0.95));
   }
 }

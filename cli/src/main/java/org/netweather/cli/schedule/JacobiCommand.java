@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.cli.output.Output;
+import org.netweather.cli.output.TimeArgs;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 import org.netweather.scheduler.jacobi.HostChain;
 import org.netweather.scheduler.jacobi.JacobiDemonstrator;
@@ -87,6 +88,15 @@ public final class JacobiCommand implements Callable<Integer> {
   double errorMargin;
 
   @Option(
+      names = "--horizon",
+      paramLabel = "SPAN",
+      description =
+          "With --cluster: plan on each host's forecast CPU availability averaged over the next"
+              + " SPAN (90s, 10m, 2h), the job's expected run time, and on that forecast's error"
+              + " for --error-margin, instead of the next measurement's.")
+  String horizon;
+
+  @Option(
       names = "--demonstrate",
       paramLabel = "ITERATIONS",
       description =
@@ -99,7 +109,8 @@ public final class JacobiCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ResourceSnapshot snapshot = source.load(connection);
+    ResourceSnapshot snapshot =
+        source.load(connection, horizon == null ? 0 : TimeArgs.span("--horizon", horizon));
     JacobiProblem problem = JacobiProblem.from(snapshot, size);
     JacobiOptions options = options();
     JacobiSchedule schedule = JacobiScheduler.schedule(snapshot, problem, options);

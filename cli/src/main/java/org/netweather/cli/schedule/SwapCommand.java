@@ -13,6 +13,7 @@ import java.util.function.Function;
 import org.netweather.api.v1.SwapApplication;
 import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
+import org.netweather.cli.output.TimeArgs;
 import org.netweather.scheduler.frame.ResourceSnapshot;
 import org.netweather.scheduler.swap.HostView;
 import org.netweather.scheduler.swap.SnapshotHostViews;
@@ -232,12 +233,21 @@ public final class SwapCommand implements Callable<Integer> {
         description = "τ given to every host (default: ${DEFAULT-VALUE}).")
     double persistence;
 
+    @Option(
+        names = "--horizon",
+        paramLabel = "SPAN",
+        description =
+            "With --cluster: each host's CPU forecast is its mean over the next SPAN (90s, 10m),"
+                + " e.g. the τ over which a swap must pay back, instead of the next value.")
+    String horizon;
+
     @Option(names = "--json", description = "Print a JSON document.")
     boolean json;
 
     @Override
     public Integer call() {
-      ResourceSnapshot s = source.load(connection);
+      ResourceSnapshot s =
+          source.load(connection, horizon == null ? 0 : TimeArgs.span("--horizon", horizon));
       List<String> hosts = s.hosts().stream().map(h -> h.name()).toList();
       for (String a : active) {
         if (s.indexOf(a) < 0) {

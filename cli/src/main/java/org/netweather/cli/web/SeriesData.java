@@ -37,7 +37,7 @@ final class SeriesData {
         hi.append(sep).append("null");
         err.append(sep).append("null");
       } else {
-        ForecastResult r = battery.forecast(Criterion.MSE);
+        ForecastResult r = battery.forecast(Criterion.MSE, 0.95); // shown as the 95 % band
         f.append(sep).append(num(r.value()));
         lo.append(sep).append(num(r.lower()));
         hi.append(sep).append(num(r.upper()));

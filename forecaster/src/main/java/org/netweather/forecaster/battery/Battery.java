@@ -30,11 +30,17 @@ import java.util.Arrays;
  *   faithful NwsSelection over the 18      16 selectors -> Total MSE, Total MAE  = NWS itself
  *   extended NwsSelection over all         the same, extended members only after burn-in,
  *                                          whole-history rules counting from the burn-in
- *   served, per criterion                  whichever of the two totals has the lower
- *                                          cumulative error (ties: the faithful one)
+ *   combiners over the members             inverse-error weighted medians (InverseErrorCombination),
+ *                                          extended members only after burn-in
+ *   served, per criterion                  whichever of faithful total, extended total and
+ *                                          combiners has the lowest discounted cumulative error
+ *                                          (ServedChoice; ties: the faithful one)
  * </pre>
  *
- * <p>Why the last level is a choice between two whole hierarchies, not one more selector over
+ * <p>A battery of faithful members only has no extended hierarchy and no combiners: it serves the
+ * NWS Total itself.
+ *
+ * <p>Why the last level chooses among whole hierarchies (and combiners), not one more selector over
  * everything: on series where the new members do not help, each extended selector is its faithful
  * twin plus the noise of occasionally following a new member, and a top level that switches among
  * 18 near-equal candidates adds its own switching noise. Choosing between just two long-run records
@@ -52,8 +58,11 @@ public final class Battery {
   private final double[] memberForecasts;
   private final ErrorLedger memberErrors;
   private final NwsSelection selection;
+  private final InverseErrorCombination combination; // null in a faithful-only battery
+  private final ServedChoice served;
   private final double[] oracle = new double[4]; // faithful: squared, absolute; all: same
   private long count;
+  private final MeanHistory history = new MeanHistory();
 
   /**
    * Past {@link #SCALE_WARMUP} measurements, an error counts as at most this many typical changes
@@ -69,10 +78,11 @@ public final class Battery {
   static final int SCALE_WARMUP = 30;
   private int spikeSide; // +1 or -1 while the previous measurement was left out, else 0
 
-  /** Each criterion's served forecast's 95 % interval, calibrated on the series' own errors. */
-  private final ConformalInterval[] intervals = {
-    new ConformalInterval(0.95), new ConformalInterval(0.95)
-  };
+  /** Each criterion's served forecast's intervals, calibrated on the series' own errors. */
+  private final ConformalInterval[] intervals = {new ConformalInterval(), new ConformalInterval()};
+
+  /** Coverage of the interval {@link #forecast(Criterion)} gives. */
+  public static final double DEFAULT_COVERAGE = 0.90;
 
   private long spikes;
   private static final double SCALE_WEIGHT = 0.02;
@@ -86,6 +96,10 @@ public final class Battery {
     this.memberForecasts = new double[members.length];
     this.memberErrors = new ErrorLedger(members.length, BatteryLayout.NWS_WINDOWS, faithfulCount);
     this.selection = new NwsSelection(memberErrors);
+    this.combination = selection.extended() ? new InverseErrorCombination(members.length) : null;
+    this.served =
+        new ServedChoice(
+            selection.extended() ? COMBINED + InverseErrorCombination.count() : FAITHFUL + 1);
     Arrays.fill(memberForecasts, Double.NaN);
   }
 
@@ -107,36 +121,93 @@ public final class Battery {
       forecasts[i] = m[i].update(value);
     }
     count++;
+    history.add(value);
     if (count == layout.burnIn() + 1) {
       memberErrors.markBaseline(); // the extended whole-history rules count from here
     }
-    selection.choose(forecasts, count > layout.burnIn());
+    boolean eligible = count > layout.burnIn();
+    selection.choose(forecasts, eligible);
+    ServedChoice top = served;
+    for (int c = 0; c < 2; c++) {
+      top.offer(c, FAITHFUL, selection.faithfulForecast(c));
+    }
+    if (combination != null) {
+      combination.combine(forecasts, eligible ? forecasts.length : faithfulCount);
+      for (int c = 0; c < 2; c++) {
+        top.offer(c, EXTENDED, selection.extendedForecast(c));
+        for (int k = 0; k < InverseErrorCombination.count(); k++) {
+          top.offer(c, COMBINED + k, combination.forecast(k));
+        }
+      }
+    }
+    top.choose();
     previous = value;
   }
 
-  /** The served forecast of the next measurement, chosen and reported by {@code criterion}. */
+  /**
+   * The served forecast of the next measurement, chosen and reported by {@code criterion}, with its
+   * interval at {@link #DEFAULT_COVERAGE}.
+   */
   public ForecastResult forecast(Criterion criterion) {
+    return forecast(criterion, DEFAULT_COVERAGE);
+  }
+
+  /**
+   * The served forecast with an interval meant to hold the next measurement with probability {@code
+   * coverage}, in [0.50, 0.99]: calibrated on the series' own recent errors once 20 are known
+   * ({@link ConformalInterval}), the normal interval from the criterion's error before.
+   */
+  public ForecastResult forecast(Criterion criterion, double coverage) {
+    if (!(coverage >= ConformalInterval.MIN_COVERAGE
+        && coverage <= ConformalInterval.MAX_COVERAGE)) {
+      throw new IllegalArgumentException("coverage must be in [0.50, 0.99]: " + coverage);
+    }
     int c = criterion.metric();
     ForecastResult r =
         result(
-            selection.servedForecast(c),
-            selection.servedError(ErrorLedger.SQUARED, c),
-            selection.servedError(ErrorLedger.ABSOLUTE, c),
-            selection.servedMember(c),
-            criterion);
-    double half = intervals[c].halfWidth();
+            served.forecast(c),
+            served.error(ErrorLedger.SQUARED, c),
+            served.error(ErrorLedger.ABSOLUTE, c),
+            servedMethod(c),
+            criterion,
+            coverage);
+    double half = intervals[c].halfWidth(coverage);
     if (Double.isNaN(half) || !Double.isFinite(r.value())) {
       return r; // too few errors yet: the normal interval from the criterion's error
     }
-    return new ForecastResult(
-        r.value(),
-        r.mse(),
-        r.mae(),
-        r.method(),
-        r.count(),
-        r.value() - half,
-        r.value() + half,
-        criterion);
+    return r.withInterval(r.value() - half, r.value() + half);
+  }
+
+  /**
+   * Longest horizon, in steps, {@link #horizon} forecasts from blocks; the history must hold at
+   * least this many blocks of it ({@value #MIN_BLOCKS}).
+   */
+  public static int maxHorizonSteps() {
+    return MeanHistory.CAPACITY / MIN_BLOCKS;
+  }
+
+  /** Fewest past blocks a horizon forecast is made from. */
+  static final int MIN_BLOCKS = 8;
+
+  /**
+   * A battery over the series aggregated into means of {@code steps} consecutive measurements,
+   * ending at the newest: its forecasts are of the mean of the next {@code steps} measurements, and
+   * its intervals are calibrated on its own errors in that (see {@link MeanHistory}). Null if the
+   * history does not yet hold {@value #MIN_BLOCKS} blocks. Its extended members join after a fifth
+   * of the blocks, as there are fewer of them than a one-step burn-in.
+   *
+   * @throws IllegalArgumentException if {@code steps} is not in [1, {@link #maxHorizonSteps()}]
+   */
+  public Battery horizon(int steps) {
+    if (steps < 1 || steps > maxHorizonSteps()) {
+      throw new IllegalArgumentException(
+          "horizon must be 1 to " + maxHorizonSteps() + " steps: " + steps);
+    }
+    int blocks = history.blocks(steps);
+    if (blocks < MIN_BLOCKS) {
+      return null;
+    }
+    return history.aggregate(layout.withBurnIn(Math.min(layout.burnIn(), blocks / 5)), steps);
   }
 
   /** What the original NWS battery alone serves: its "Total MSE" or "Total MAE". */
@@ -146,8 +217,47 @@ public final class Battery {
         selection.faithfulForecast(c),
         selection.faithfulError(ErrorLedger.SQUARED, c),
         selection.faithfulError(ErrorLedger.ABSOLUTE, c),
-        selection.faithfulMember(c),
-        criterion);
+        memberName(selection.faithfulMember(c)),
+        criterion,
+        0.95);
+  }
+
+  /** Candidates of the served choice: the faithful total, the extended total, the combiners. */
+  private static final int FAITHFUL = 0;
+
+  private static final int EXTENDED = 1;
+  private static final int COMBINED = 2;
+
+  /** What the served forecast of criterion c comes from: a member's name or a combiner's. */
+  private String servedMethod(int c) {
+    int k = served.chosen(c);
+    if (k == FAITHFUL) {
+      return memberName(selection.faithfulMember(c));
+    }
+    if (k == EXTENDED) {
+      return memberName(selection.extendedMember(c));
+    }
+    return InverseErrorCombination.name(k - COMBINED);
+  }
+
+  /** Number of member-level combiners (none in a battery of faithful members only). */
+  public int combinerCount() {
+    return combination == null ? 0 : InverseErrorCombination.count();
+  }
+
+  /** Name of combiner k, e.g. "inverse-error-0.90^8". */
+  public static String combinerName(int k) {
+    return InverseErrorCombination.name(k);
+  }
+
+  /** Combiner k's forecast of the next measurement. */
+  public double combinerForecast(int k) {
+    return combination.forecast(k);
+  }
+
+  /** Combiner k's current weight on member i (the weights of the eligible members sum to 1). */
+  public double combinerWeight(int k, int i) {
+    return combination.weight(k, i, count > layout.burnIn() ? members.length : faithfulCount);
   }
 
   /** Measurements seen. */
@@ -210,7 +320,14 @@ public final class Battery {
       bytes += p.stateBytes();
     }
     bytes += StateBytes.doubles(memberForecasts.length) + memberErrors.stateBytes();
-    bytes += selection.stateBytes() + StateBytes.doubles(oracle.length);
+    bytes += selection.stateBytes() + StateBytes.doubles(oracle.length) + served.stateBytes();
+    bytes += StateBytes.references(intervals.length) + history.stateBytes();
+    for (ConformalInterval interval : intervals) {
+      bytes += interval.stateBytes();
+    }
+    if (combination != null) {
+      bytes += combination.stateBytes();
+    }
     return bytes;
   }
 
@@ -229,9 +346,13 @@ public final class Battery {
     oracle[3] += best;
     // The intervals learn from the served forecasts that stood when this value arrived.
     for (int c = 0; c < intervals.length; c++) {
-      intervals[c].score(ErrorLedger.bounded(Math.abs(value - selection.servedForecast(c)), cap));
+      intervals[c].score(ErrorLedger.bounded(Math.abs(value - served.forecast(c)), cap));
     }
     selection.score(value, cap);
+    if (combination != null) {
+      combination.score(forecasts, value, cap);
+    }
+    served.score(value, cap);
     double change = ErrorLedger.bounded(Math.abs(value - previous), cap);
     scale = count <= 1 ? change : scale + SCALE_WEIGHT * (change - scale);
   }
@@ -293,9 +414,14 @@ public final class Battery {
   }
 
   private ForecastResult result(
-      double value, double squared, double absolute, int member, Criterion criterion) {
+      double value,
+      double squared,
+      double absolute,
+      String method,
+      Criterion criterion,
+      double coverage) {
     if (count == 0) {
-      return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion);
+      return ForecastResult.of(Double.NaN, Double.NaN, Double.NaN, "none", 0, criterion, coverage);
     }
     if (!Double.isFinite(value)) {
       value = previous; // a member gone non-finite never reaches a caller
@@ -303,6 +429,6 @@ public final class Battery {
     long scored = count - 1; // every forecast is scored from the second measurement on
     double mse = scored == 0 ? Double.NaN : squared / scored;
     double mae = scored == 0 ? Double.NaN : absolute / scored;
-    return ForecastResult.of(value, mse, mae, memberName(member), count, criterion);
+    return ForecastResult.of(value, mse, mae, method, count, criterion, coverage);
   }
 }

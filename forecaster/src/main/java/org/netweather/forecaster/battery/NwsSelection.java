@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * The NWS two-level choice over a battery's members, kept twice: the faithful hierarchy over the
  * faithful members ([0, split) of the members' {@link ErrorLedger}) and, if the battery has more,
- * the extended hierarchy over all of them; and the served choice between the two.
+ * the extended hierarchy over all of them. The served choice among the two totals and the combiners
+ * is {@link ServedChoice}'s.
  *
  * <p>From forc.c as described in docs/forecasting.md (Wolski, Spring, Hayes 1999, "mixture of
  * experts" in the SIGMETRICS PER 2003 abstract). Selector j follows the member with the lowest
@@ -13,9 +14,7 @@ import java.util.Arrays;
  * and 8) or the last 1, 5, 10, 20, 30, 50 or 100 steps; a window of one follows whoever was best on
  * the last step. "Total MSE" and "Total MAE" each follow the selector with the lowest cumulative
  * error of its kind. The extended hierarchy applies the same rules over all members, its
- * whole-history rules counting from the members' baseline (the end of the burn-in); the served
- * forecast, per criterion, is the total of whichever hierarchy has the lower cumulative error of
- * that criterion (ties: the faithful one). {@link Battery} explains why.
+ * whole-history rules counting from the members' baseline (the end of the burn-in).
  *
  * <p>Everything chosen here is chosen after a measurement and scored on the next one, so no level
  * ever sees the value it is scored on. Cost per step: O(rules) per hierarchy, the members' leaders
@@ -38,8 +37,6 @@ final class NwsSelection {
   private final int[] totalChoices; // [h][criterion]: rule each total follows
   private final double[] totalForecasts; // [h][criterion]
   private final double[] totalErrors; // [h][metric][criterion], whole history
-  private final boolean[] servedExtended = new boolean[2]; // [criterion]
-  private final double[] served = new double[2 + 4]; // forecast [criterion], error [metric][c]
 
   NwsSelection(ErrorLedger members) {
     this.members = members;
@@ -52,7 +49,6 @@ final class NwsSelection {
     this.totalErrors = new double[hierarchies * 4];
     Arrays.fill(selectorForecasts, Double.NaN);
     Arrays.fill(totalForecasts, Double.NaN);
-    served[0] = served[1] = Double.NaN;
   }
 
   /** Name of rule j: "min-mse", "min-mse-w1", ..., "min-mae-w100". */
@@ -96,11 +92,6 @@ final class NwsSelection {
         totalErrors[h * 4 + 2 + c] += e;
       }
     }
-    for (int c = 0; c < 2; c++) {
-      double e = ErrorLedger.bounded(Math.abs(actual - served[c]), cap);
-      served[2 + c] += e * e;
-      served[4 + c] += e;
-    }
   }
 
   /**
@@ -115,8 +106,6 @@ final class NwsSelection {
     }
     finish(0, memberForecasts);
     if (hierarchies == 1) {
-      served[0] = totalForecasts[0];
-      served[1] = totalForecasts[1];
       return;
     }
     for (int j = 0; j < RULES; j++) {
@@ -137,11 +126,6 @@ final class NwsSelection {
       chosen[RULES + j] = best;
     }
     finish(1, memberForecasts);
-    for (int c = 0; c < 2; c++) {
-      boolean extended = totalErrors[4 + c * 2 + c] < totalErrors[c * 2 + c];
-      servedExtended[c] = extended;
-      served[c] = totalForecasts[(extended ? 2 : 0) + c];
-    }
   }
 
   private void finish(int h, double[] memberForecasts) {
@@ -168,6 +152,22 @@ final class NwsSelection {
     return totalForecasts[criterion];
   }
 
+  /** Forecast of the extended hierarchy's total (the faithful one if there are no others). */
+  double extendedForecast(int criterion) {
+    return totalForecasts[(hierarchies - 1) * 2 + criterion];
+  }
+
+  /** The member the extended total of {@code criterion} follows now. */
+  int extendedMember(int criterion) {
+    int h = hierarchies - 1;
+    return choices[h * RULES + totalChoices[h * 2 + criterion]];
+  }
+
+  /** Whether there is an extended hierarchy. */
+  boolean extended() {
+    return hierarchies == 2;
+  }
+
   /** Cumulative error of {@code metric} of the faithful total of {@code criterion}. */
   double faithfulError(int metric, int criterion) {
     return totalErrors[metric * 2 + criterion];
@@ -178,31 +178,13 @@ final class NwsSelection {
     return choices[totalChoices[criterion]];
   }
 
-  /** The served forecast of {@code criterion}. */
-  double servedForecast(int criterion) {
-    return served[criterion];
-  }
-
-  /** Cumulative error of {@code metric} of the served forecast of {@code criterion}. */
-  double servedError(int metric, int criterion) {
-    return served[2 + metric * 2 + criterion];
-  }
-
-  /** The member the served forecast of {@code criterion} follows now. */
-  int servedMember(int criterion) {
-    int h = servedExtended[criterion] ? 1 : 0;
-    return choices[h * RULES + totalChoices[h * 2 + criterion]];
-  }
-
   long stateBytes() {
-    return StateBytes.object(4 + 4 + 8 * 4)
+    return StateBytes.object(4 + 4 + 4 * 6)
         + StateBytes.ints(choices.length)
         + StateBytes.doubles(selectorForecasts.length)
         + StateBytes.doubles(selectorErrors.length)
         + StateBytes.ints(totalChoices.length)
         + StateBytes.doubles(totalForecasts.length)
-        + StateBytes.doubles(totalErrors.length)
-        + StateBytes.booleans(servedExtended.length)
-        + StateBytes.doubles(served.length);
+        + StateBytes.doubles(totalErrors.length);
   }
 }

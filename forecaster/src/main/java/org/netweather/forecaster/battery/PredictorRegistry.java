@@ -89,6 +89,15 @@ public final class PredictorRegistry {
     r.register("holt-0.30-0.05", pool -> new HoltTrend(0.3, 0.05));
     r.register("nlms-8-0.10", pool -> new NormalizedLms(8, 0.1));
     r.register("nlms-16-0.05", pool -> new NormalizedLms(16, 0.05));
+    for (int order : new int[] {4, 8}) {
+      r.register("ar" + order + "-diff", pool -> differencedAr(order));
+    }
+    for (double rate : new double[] {0.003, 0.01, 0.03}) {
+      r.register(new SignErrorLms(8, rate).name(), pool -> new SignErrorLms(8, rate));
+    }
+    for (double gain : new double[] {0.1, 0.3, 0.5}) {
+      r.register(new HuberLevel(gain).name(), pool -> new HuberLevel(gain));
+    }
     return r;
   }
 
@@ -148,6 +157,12 @@ public final class PredictorRegistry {
     double forgetting = AutoRegressive.DEFAULT_FORGETTING;
     boolean owner = !pool.hasAutocovariances(forgetting);
     return new LevinsonAutoRegressive(pool.autocovariances(forgetting, order), owner, order);
+  }
+
+  private static Predictor differencedAr(int order) {
+    Autocovariances changes = new Autocovariances(AutoRegressive.DEFAULT_FORGETTING, order);
+    return new Differenced(
+        new LevinsonAutoRegressive(changes, true, order), "ar" + order + "-diff");
   }
 
   private static Predictor adaptive(

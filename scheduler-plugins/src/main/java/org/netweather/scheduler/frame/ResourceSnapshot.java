@@ -122,6 +122,31 @@ public final class ResourceSnapshot {
             new Estimate(latency[k], latencyError[k], stale.get(2 * k + 1))));
   }
 
+  /**
+   * This snapshot with each host replaced by {@code change} applied to it (which must keep its
+   * name), pairs and parameters unchanged: e.g. CPU forecasts over a job's horizon in place of the
+   * next measurement's.
+   */
+  public ResourceSnapshot withHosts(java.util.function.UnaryOperator<HostResources> change) {
+    Builder b = builder(cluster).takenMs(takenMs).parameters(parameters);
+    for (HostResources h : hosts) {
+      HostResources changed = change.apply(h);
+      if (!changed.name().equals(h.name())) {
+        throw new IllegalArgumentException(
+            "a host keeps its name: " + h.name() + " became " + changed.name());
+      }
+      b.host(changed);
+    }
+    for (int i = 0; i < hosts.size(); i++) {
+      for (int j = 0; j < hosts.size(); j++) {
+        if (i != j) {
+          link(i, j).ifPresent(l -> b.link(l.src(), l.dst(), l.bandwidth(), l.latency()));
+        }
+      }
+    }
+    return b.build();
+  }
+
   /** A snapshot holding only the hosts at {@code indices}, in that order, with their pairs. */
   public ResourceSnapshot subset(int[] indices) {
     Builder b = builder(cluster).takenMs(takenMs).parameters(parameters);

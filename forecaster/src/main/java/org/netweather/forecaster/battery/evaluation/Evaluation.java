@@ -35,17 +35,30 @@ public final class Evaluation {
 
   private final BatteryLayout layout;
   private final int warmup;
+  private final double coverage;
 
   public Evaluation(BatteryLayout layout) {
     this(layout, DEFAULT_WARMUP);
   }
 
   public Evaluation(BatteryLayout layout, int warmup) {
+    this(layout, warmup, Battery.DEFAULT_COVERAGE);
+  }
+
+  /**
+   * An evaluation that also checks the served forecast's interval at {@code coverage} (in [0.50,
+   * 0.99]).
+   */
+  public Evaluation(BatteryLayout layout, int warmup, double coverage) {
     if (warmup < 0) {
       throw new IllegalArgumentException("warm-up must not be negative: " + warmup);
     }
+    if (!(coverage >= 0.5 && coverage <= 0.99)) {
+      throw new IllegalArgumentException("coverage must be in [0.50, 0.99]: " + coverage);
+    }
     this.layout = layout;
     this.warmup = warmup;
+    this.coverage = coverage;
   }
 
   /**
@@ -54,6 +67,15 @@ public final class Evaluation {
    * @throws IllegalArgumentException if the directory holds no CSV file or a file is malformed
    */
   public EvaluationReport run(Path directory) throws IOException {
+    return run(traces(directory));
+  }
+
+  /**
+   * Reads every {@code *.csv} file directly in {@code directory}, in name order.
+   *
+   * @throws IllegalArgumentException if the directory holds no CSV file or a file is malformed
+   */
+  public static List<Trace> traces(Path directory) throws IOException {
     List<Path> files;
     try (Stream<Path> listing = Files.list(directory)) {
       files =
@@ -70,7 +92,7 @@ public final class Evaluation {
     for (Path file : files) {
       traces.add(TraceReader.read(file));
     }
-    return run(traces);
+    return traces;
   }
 
   /** Evaluates the given traces. */
@@ -125,7 +147,7 @@ public final class Evaluation {
           extendedErr[j] += Math.abs(x - battery.extendedSelectorForecast(j));
         }
         served += Math.abs(x - battery.forecast(Criterion.MAE).value());
-        ForecastResult mse = battery.forecast(Criterion.MSE);
+        ForecastResult mse = battery.forecast(Criterion.MSE, coverage);
         servedMse += Math.abs(x - mse.value());
         if (Double.isFinite(mse.lower()) && Double.isFinite(mse.upper())) {
           intervals++;
@@ -170,6 +192,7 @@ public final class Evaluation {
         hindsightMethod,
         oracle / base,
         faithfulOracle / base,
+        coverage,
         intervals == 0 ? Double.NaN : (double) covered / intervals,
         intervals == 0 ? Double.NaN : widths / intervals / (base / scored));
   }

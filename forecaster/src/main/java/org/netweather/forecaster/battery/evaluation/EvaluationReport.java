@@ -14,7 +14,10 @@ import java.util.function.ToDoubleFunction;
  * @param summary geometric means of the headline ratios: {@code served}, {@code faithful}, {@code
  *     hindsight}, {@code oracle}, and also {@code servedMse}, {@code faithfulMse}, {@code
  *     faithfulOracle}, plus {@code worstServedOverFaithful}, the largest per-series ratio served /
- *     faithful (above 1 means served was worse there)
+ *     faithful (above 1 means served was worse there), {@code requestedCoverage}, {@code coverage}
+ *     (the mean over series of the share of measurements inside the served interval), {@code width}
+ *     (its mean width over last value's MAE, geometric mean) and {@code worstCoverageError} (the
+ *     largest per-series |coverage - requested|)
  * @param predictors geometric mean ratio per member predictor
  * @param faithfulSelectors geometric mean ratio per NWS selector
  * @param extendedSelectors geometric mean ratio per selector over all members
@@ -45,13 +48,23 @@ public record EvaluationReport(
     summary.put("worstServedOverFaithful", worst);
     // Coverage is a fraction, averaged plainly; the width is a ratio like the others.
     summary.put(
-        "coverage95",
+        "requestedCoverage", series.isEmpty() ? Double.NaN : series.get(0).requestedCoverage());
+    summary.put(
+        "coverage",
         series.stream()
             .mapToDouble(SeriesReport::coverage)
             .filter(Double::isFinite)
             .average()
             .orElse(Double.NaN));
-    summary.put("width95", geomean(series, SeriesReport::width));
+    summary.put("width", geomean(series, SeriesReport::width));
+    double worstCoverage = Double.NaN;
+    for (SeriesReport s : series) {
+      double off = Math.abs(s.coverage() - s.requestedCoverage());
+      if (Double.isNaN(worstCoverage) || off > worstCoverage) {
+        worstCoverage = off;
+      }
+    }
+    summary.put("worstCoverageError", worstCoverage);
     return new EvaluationReport(
         List.copyOf(series),
         summary,

@@ -22,7 +22,8 @@ import java.util.Map;
  * @param hindsightMethod which primary that was
  * @param oracle ratio of the per-step oracle over all members
  * @param faithfulOracle ratio of the per-step oracle over the faithful primaries
- * @param coverage fraction of scored measurements inside the served (MSE) forecast's 95 % interval
+ * @param requestedCoverage the coverage the intervals were asked for, e.g. 0.90
+ * @param coverage fraction of scored measurements inside the served (MSE) forecast's interval
  * @param width mean width of that interval, divided by the last-value predictor's MAE
  */
 public record SeriesReport(
@@ -41,6 +42,7 @@ public record SeriesReport(
     String hindsightMethod,
     double oracle,
     double faithfulOracle,
+    double requestedCoverage,
     double coverage,
     double width) {
 
@@ -59,8 +61,9 @@ public record SeriesReport(
     m.put("hindsightMethod", hindsightMethod);
     m.put("oracle", oracle);
     m.put("faithfulOracle", faithfulOracle);
-    m.put("coverage95", coverage);
-    m.put("width95", width);
+    m.put("requestedCoverage", requestedCoverage);
+    m.put("coverage", coverage);
+    m.put("width", width);
     m.put("predictors", new LinkedHashMap<>(predictors));
     m.put("faithfulSelectors", new LinkedHashMap<>(faithfulSelectors));
     m.put("extendedSelectors", new LinkedHashMap<>(extendedSelectors));
