@@ -88,6 +88,15 @@ final class SitePhases {
 
   void real(SimClock clock) throws Exception {
     clock.setRate(1);
+    // The daemons' JIT compilers work for minutes after a start (the memory-host's C2 spends
+    // much of a short first minute compiling): let them settle so the measured window shows the
+    // steady cost per measurement.
+    ledger.startPhase(Phase.SETTLE);
+    long settled = System.nanoTime() + options.settleSeconds() * 1_000_000_000L;
+    while (System.nanoTime() < settled) {
+      Thread.sleep(Math.min(10_000, Math.max(1, (settled - System.nanoTime()) / 1_000_000)));
+      progress("settle");
+    }
     ledger.startPhase(Phase.REAL);
     report.realStarted();
     long end = System.nanoTime() + options.realSeconds() * 1_000_000_000L;
