@@ -180,7 +180,7 @@ class ProxyForecasterRestartTest {
   }
 
   /**
-   * Issue 18: one absurd value (1e308 where the resource has no range; a petabyte of free memory
+   * One absurd value (1e308 where the resource has no range; a petabyte of free memory
    * where it has) makes the forecast wrong for a step at most: forecast, errors and snapshot stay
    * finite and follow the series on.
    */

@@ -61,7 +61,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>With the inverse-error combiners, intervals at any coverage (a sorted error window in place of
  * a quickselect per step) and the 1 024-value horizon history, run alternately with the version
- * before in one session while other benchmarks loaded the machine (-wi 3 -i 5 -f 1 -w 1s -r 1s,
+ * before in one sitting while other benchmarks loaded the machine (-wi 3 -i 5 -f 1 -w 1s -r 1s,
  * series=1000, standard, twice each): before 10 494 and 9 735 ns, after 8 260 and 9 038 ns; state
  * 28 248 B per series (19 568 before, which did not count the two intervals' 3.3 KiB).
  *
