@@ -180,9 +180,9 @@ class ProxyForecasterRestartTest {
   }
 
   /**
-   * One absurd value (1e308 where the resource has no range; a petabyte of free memory
-   * where it has) makes the forecast wrong for a step at most: forecast, errors and snapshot stay
-   * finite and follow the series on.
+   * One absurd value (1e308 where the resource has no range; a petabyte of free memory where it
+   * has) makes the forecast wrong for a step at most: forecast, errors and snapshot stay finite and
+   * follow the series on.
    */
   @Test
   void absurdValue_forecastAndSnapshotStayFiniteAndMoveOn() throws Exception {

@@ -181,7 +181,9 @@ public final class SeriesDb implements AutoCloseable {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         SeriesState s = byId.get(Keys.id(it.key()));
         if (s != null) {
-          s.head = decodeHead(it.value());
+          byte[] v = it.value();
+          s.headSeq = storedHeadSeq(v);
+          s.head = decodeHead(v);
         }
       }
     }
@@ -233,14 +235,16 @@ public final class SeriesDb implements AutoCloseable {
     long[] replayed = {0};
     try (RocksIterator it = db.newIterator(logCf)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        nextSeq = Math.max(nextSeq, Keys.id(it.key()) + 1);
+        long seq = Keys.id(it.key());
+        nextSeq = Math.max(nextSeq, seq + 1);
         byte[] record = it.value();
         loggedBytes += record.length;
         PointLog.decode(
             record,
             (id, time, value) -> {
               SeriesState s = id >= 0 && id < byId.length ? byId[(int) id] : null;
-              if (s == null || time <= s.sealedMax) {
+              // A head stored after this record holds its points: nothing to look up.
+              if (s == null || seq <= s.headSeq || time <= s.sealedMax) {
                 return;
               }
               if (s.head == null) {
@@ -671,7 +675,7 @@ public final class SeriesDb implements AutoCloseable {
             if (!s.dirty || s.deleted || s.head == null) {
               continue;
             }
-            put(batch, headCf, Keys.of(s.id), encodeHead(s.head));
+            put(batch, headCf, Keys.of(s.id), encodeHead(s.head, nextSeq - 1));
           }
           written.add(s);
         }
@@ -924,12 +928,28 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  private static byte[] encodeHead(GorillaEncoder head) {
-    return head.state();
+  // A stored head: HEAD_MARK, the last log record it holds (every group up to that one), then the
+  // encoder's state. The state begins with a non-negative count, so the mark tells the forms apart.
+  private static final byte HEAD_MARK = (byte) 0xFF;
+
+  private static byte[] encodeHead(GorillaEncoder head, long throughSeq) {
+    byte[] state = head.state();
+    byte[] v = new byte[9 + state.length];
+    v[0] = HEAD_MARK;
+    Keys.put(v, 1, throughSeq);
+    System.arraycopy(state, 0, v, 9, state.length);
+    return v;
+  }
+
+  private static long storedHeadSeq(byte[] stored) {
+    return stored.length > 9 && stored[0] == HEAD_MARK ? Keys.get(stored, 1) : -1;
   }
 
   private static GorillaEncoder decodeHead(byte[] stored) {
-    return GorillaEncoder.resume(stored);
+    return GorillaEncoder.resume(
+        stored.length > 9 && stored[0] == HEAD_MARK
+            ? Arrays.copyOfRange(stored, 9, stored.length)
+            : stored);
   }
 
   private byte[] chunkCovering(long id, long time, byte[][] keyOut) {

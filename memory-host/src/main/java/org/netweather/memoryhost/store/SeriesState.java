@@ -25,6 +25,8 @@ public final class SeriesState {
   GorillaEncoder head;
   // The head holds points no checkpoint stored yet. Writer thread only.
   boolean dirty;
+  // The last point-log record the stored head holds, -1 if unknown; read only while opening.
+  long headSeq = -1;
   // Consolidated through this second; -1 until the archive is first read. Guarded by this.
   long archivedThroughSec = -1;
   volatile long count;
