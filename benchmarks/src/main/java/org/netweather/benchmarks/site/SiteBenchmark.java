@@ -42,28 +42,23 @@ import org.netweather.client.NetWeatherClient;
  * <p>Daemon JVM options come from {@code NWS_JAVA_OPTS}, as for bin/nws; logs and data stay under
  * {@code --dir} with {@code --keep true}.
  *
- * <p>Results, 2-vCPU VM, ext4, shared with four other busy processes (load average 6 to 15, so CPU
- * and latency figures are upper bounds), 2026-11-23:
+ * <p>Results, 2-vCPU VM (ext4), every daemon and the simulated site on the same two cores,
+ * 2026-11-25 ({@code --fill-rate 2 --settle 60 --real 120}; CPU per measurement over the real-rate
+ * window; figures vary by about a third between runs on this shared machine):
  *
  * <pre>
- * benchmarks/run site --hosts 20 --real 20 --after-restart 15
- *   796 series, 17/s: exactly once (2 924 acknowledged = stored; 200 series read back).
- *   real rate: ack p50 14.6 ms, p99 279 ms; forecast delay p50 5 ms, p99 582 ms.
- *   memory-host restart: first ack 4.5 s after start; forecaster: first forecast 4.1 s.
- * benchmarks/run site --hosts 200            (first version: no Append round-trip column)
- *   9 208 series, 187/s; fill at 10x 12.2 s; exactly once (45 259 acknowledged = stored,
- *   200 series read back fully, 0 missing, 0 duplicated, 0 wrong values).
- *   real rate: ack p50 7.7 ms, p99 1 196 ms, max 2.05 s; forecast delay p50 1.7 ms, p99 8.3 s
- *   (the forecaster was still behind the fill: the fill now also waits for it).
- *   CPU per measurement: memory-host 1 525 us (0.31 core), forecaster 720 us, proxy 308 us;
- *   nameserver 139 calls/s (60 heartbeats, 40 ListCliques, 40 Search) at 1 040 us each.
- *   RSS per series: memory-host 42 KiB (378 MiB), forecaster 76 KiB (683 MiB).
- *   memory-host disk 33 KB per series (RocksDB files preallocated; 6.8 KB per point at 5
- *   points per series); restart: SERVING 11.8 s after start, backlog cleared 19.4 s.
- *   forecaster restart: SERVING 7.7 s, first forecast 10.6 s after start.
+ * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 117-187 s; exactly once
+ *                 (6 132 281 acknowledged = stored; 200 series read back fully).
+ *   memory-host   0.32-0.42 core, 33.5-44.3 us per measurement, 8 KiB RSS per series,
+ *                 652 descriptors, 35 B disk per point; restart SERVING 26.7-31.2 s
+ *   forecaster    0.11-0.18 core, 11.7-19.2 us per measurement, 24.8-31.6 KiB per series
+ *   nameserver    166 heartbeats/s, 0.04 core; Append p99 32 ms, append-to-forecast p99 31 ms
+ * --hosts 1000    memory-host 0.08 core (84-89 us), forecaster 0.04 core (40-57 us)
+ * --hosts 200     memory-host 0.06 core (322 us), forecaster 0.03 core (167 us)
  * </pre>
  *
- * <p>N = 1 000 and N = 10 000 are still to be run on a quiet machine.
+ * <p>At small N the memory-host's cost is per call, not per point (thread hand-offs, a synced
+ * write, HTTP/2 framing); at large N the forecaster's memory is the limit.
  */
 public final class SiteBenchmark {
   private final SiteOptions options;
