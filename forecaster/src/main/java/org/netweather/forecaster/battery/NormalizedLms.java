@@ -12,10 +12,17 @@ import java.util.Locale;
  * online: forecast = x(t) + w . [dx(t), ..., dx(t-order+1)], and after seeing the next change e =
  * dx(t+1) - w . d, w += mu * e * d / |d|^2. Normalizing by |d|^2 makes the step size independent of
  * the series' units. O(order) per measurement.
+ *
+ * <p>The sign-error variant ({@link #signError}) steps by the sign of the error only: w += mu *
+ * sign(e) * d / sqrt(|d|^2 + order * power), a stochastic gradient of |e| rather than of e^2, so
+ * one large change moves the weights no further than any other error, which suits series judged by
+ * absolute error (Haykin, op. cit.; E. Eweda, "Comparison of RLS, LMS, and Sign Algorithms for
+ * Tracking Randomly Time-Varying Channels", IEEE Trans. Signal Processing 42(11), 1994).
  */
 final class NormalizedLms implements Predictor {
   private static final double POWER_GAIN = 0.01;
 
+  private final boolean signError;
   private final double rate;
   private final double[] weights;
   // The last `order` changes twice over, newest first from head (changes[head + i] is the i-th
@@ -28,12 +35,23 @@ final class NormalizedLms implements Predictor {
   private long seen;
 
   NormalizedLms(int order, double rate) {
+    this(order, rate, false);
+  }
+
+  /** The sign-error variant, which minimises absolute error; rate in (0, 1). */
+  static NormalizedLms signError(int order, double rate) {
+    return new NormalizedLms(order, rate, true);
+  }
+
+  private NormalizedLms(int order, double rate, boolean signError) {
     if (order < 1 || order > 64) {
       throw new IllegalArgumentException("order must be in [1, 64]: " + order);
     }
-    if (!(rate > 0 && rate < 2)) {
-      throw new IllegalArgumentException("rate must be in (0, 2): " + rate);
+    double maxRate = signError ? 1 : 2;
+    if (!(rate > 0 && rate < maxRate)) {
+      throw new IllegalArgumentException("rate must be in (0, " + (int) maxRate + "): " + rate);
     }
+    this.signError = signError;
     this.rate = rate;
     this.weights = new double[order];
     this.changes = new double[2 * order];
@@ -63,8 +81,9 @@ final class NormalizedLms implements Predictor {
       // otherwise be divided by almost nothing and throw the weights far off.
       power += POWER_GAIN * (change * change - power);
       energy += order * power;
-      if (energy > 0) {
-        double step = rate * error / energy;
+      if (energy > 0 && error != 0) {
+        double step =
+            signError ? Math.copySign(rate, error) / Math.sqrt(energy) : rate * error / energy;
         for (int i = 0; i < order; i++) {
           w[i] += step * d[h + i];
         }
@@ -98,12 +117,14 @@ final class NormalizedLms implements Predictor {
 
   @Override
   public String name() {
-    return String.format(Locale.ROOT, "nlms-%d-%.2f", weights.length, rate);
+    return signError
+        ? String.format(Locale.ROOT, "sign-lms-%d-%.3f", weights.length, rate)
+        : String.format(Locale.ROOT, "nlms-%d-%.2f", weights.length, rate);
   }
 
   @Override
   public long stateBytes() {
-    return StateBytes.object(8 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8)
+    return StateBytes.object(8 + 4 + 4 + 4 + 4 + 1 + 8 + 8 + 8 + 8)
         + StateBytes.doubles(weights.length)
         + StateBytes.doubles(2 * weights.length);
   }

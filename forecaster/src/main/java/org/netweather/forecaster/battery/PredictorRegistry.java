@@ -93,7 +93,7 @@ public final class PredictorRegistry {
       r.register("ar" + order + "-diff", pool -> differencedAr(order));
     }
     for (double rate : new double[] {0.003, 0.01, 0.03}) {
-      r.register(new SignErrorLms(8, rate).name(), pool -> new SignErrorLms(8, rate));
+      r.register(NormalizedLms.signError(8, rate).name(), pool -> NormalizedLms.signError(8, rate));
     }
     for (double gain : new double[] {0.1, 0.3, 0.5}) {
       r.register(new HuberLevel(gain).name(), pool -> new HuberLevel(gain));
