@@ -170,6 +170,72 @@ class PredictorsTest {
   }
 
   @Test
+  void signErrorLms_onRamp_forecastsNextStep_andAnIsolatedSpikeMovesItLessThanNlms() {
+    Predictor sign = NormalizedLms.signError(8, 0.03);
+    Predictor nlms = new NormalizedLms(8, 0.1);
+    for (int t = 0; t < 3000; t++) {
+      sign.observe(3.0 * t);
+      nlms.observe(3.0 * t);
+    }
+    // A constant change is learnt (the forecast never exceeds the recent moves, so it is exact).
+    assertEquals(3.0 * 3000, sign.predict(), 0.5);
+    // Noise around a level, then one spike and back: the sign rule steps by the error's sign
+    // only, so the spike disturbs the next forecasts less.
+    java.util.Random rnd = new java.util.Random(3);
+    Predictor quietSign = NormalizedLms.signError(8, 0.01);
+    Predictor quietNlms = new NormalizedLms(8, 0.1);
+    double signError = 0;
+    double nlmsError = 0;
+    for (int t = 0; t < 600; t++) {
+      double x = t == 400 ? 1000 : 10 + rnd.nextGaussian();
+      if (t > 401 && t < 420) {
+        signError += Math.abs(quietSign.predict() - x);
+        nlmsError += Math.abs(quietNlms.predict() - x);
+      }
+      quietSign.observe(x);
+      quietNlms.observe(x);
+    }
+    assertTrue(signError < nlmsError, "sign " + signError + " nlms " + nlmsError);
+    assertEquals("sign-lms-8-0.010", quietSign.name());
+    assertThrows(IllegalArgumentException.class, () -> NormalizedLms.signError(8, 1));
+  }
+
+  @Test
+  void huberLevel_boundsWhatOneSpikeMovesTheLevel_butFollowsALastingShift() {
+    Predictor huber = new HuberLevel(0.5);
+    Predictor plain = new ExponentialSmoothing(0.5);
+    java.util.Random rnd = new java.util.Random(5);
+    for (int t = 0; t < 300; t++) {
+      double x = 10 + 0.1 * rnd.nextGaussian();
+      huber.observe(x);
+      plain.observe(x);
+    }
+    huber.observe(1000);
+    plain.observe(1000);
+    // Exponential smoothing takes half the spike; the clipped innovation moves the level by at
+    // most gain x CLIP x scale (scale ~0.08 here).
+    assertTrue(plain.predict() > 400, "plain " + plain.predict());
+    assertTrue(huber.predict() < 11, "huber " + huber.predict());
+    for (int t = 0; t < 60; t++) {
+      huber.observe(50);
+    }
+    assertEquals(50, huber.predict(), 0.5);
+  }
+
+  @Test
+  void differencedAr_onQuadratic_forecastsTheNextValue() {
+    Predictor p = PredictorRegistry.standard().create("ar4-diff");
+    double last = 0;
+    for (int t = 0; t < 400; t++) {
+      last = 0.5 * t * t;
+      p.observe(last);
+    }
+    // Changes grow linearly (t - 0.5): an AR on the changes extrapolates them.
+    double next = 0.5 * 400 * 400;
+    assertEquals(next, p.predict(), 0.05 * (next - last));
+  }
+
+  @Test
   void constructors_badParameters_throw() {
     assertThrows(IllegalArgumentException.class, () -> new ExponentialSmoothing(0));
     assertThrows(IllegalArgumentException.class, () -> new SlidingMean(0));
