@@ -165,21 +165,26 @@ public final class SeriesDb implements AutoCloseable {
     } catch (RocksDBException e) {
       throw io(e);
     }
-    Map<Long, SeriesState> byId = new java.util.HashMap<>();
+    // Ids are dense (one counter, never reused): an array finds a series by id without boxing.
+    SeriesState[] idIndex = new SeriesState[(int) Math.min(nextId + 1024, Integer.MAX_VALUE - 8)];
     try (RocksIterator it = db.newIterator(seriesCf)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         SeriesState s =
             SeriesState.fromRecord(new String(it.key(), StandardCharsets.UTF_8), it.value());
         byName.put(s.name, s);
         sorted.put(s.name, s);
-        byId.put(s.id, s);
+        if (s.id >= idIndex.length) {
+          idIndex = Arrays.copyOf(idIndex, (int) Math.min(2 * s.id + 1, Integer.MAX_VALUE - 8));
+        }
+        idIndex[(int) s.id] = s;
         nextId = Math.max(nextId, s.id + 1);
       }
     }
     long seriesDone = System.nanoTime();
     try (RocksIterator it = db.newIterator(headCf)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        SeriesState s = byId.get(Keys.id(it.key()));
+        long id = Keys.id(it.key());
+        SeriesState s = id >= 0 && id < idIndex.length ? idIndex[(int) id] : null;
         if (s != null) {
           byte[] v = it.value();
           s.headSeq = storedHeadSeq(v);
@@ -188,12 +193,6 @@ public final class SeriesDb implements AutoCloseable {
       }
     }
     long headsDone = System.nanoTime();
-    // Ids are dense (one counter, never reused): an array finds a record's series without boxing.
-    SeriesState[] idIndex = new SeriesState[(int) Math.min(nextId, Integer.MAX_VALUE - 8)];
-    for (SeriesState s : byId.values()) {
-      idIndex[(int) s.id] = s;
-    }
-    byId.clear();
     replay(idIndex);
     long replayDone = System.nanoTime();
     loaded = true;
