@@ -50,7 +50,7 @@ import org.netweather.client.NetWeatherClient;
  * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 117-187 s; exactly once
  *                 (6 132 281 acknowledged = stored; 200 series read back fully).
  *   memory-host   0.32-0.42 core, 33.5-44.3 us per measurement, 8 KiB RSS per series,
- *                 652 descriptors, 35 B disk per point; restart SERVING 26.7-31.2 s
+ *                 652 descriptors, 35 B disk per point; restart SERVING 23.0-31.2 s
  *   forecaster    0.11-0.18 core, 11.7-19.2 us per measurement, 24.8-31.6 KiB per series
  *   nameserver    166 heartbeats/s, 0.04 core; Append p99 32 ms, append-to-forecast p99 31 ms
  * --hosts 1000    memory-host 0.08 core (84-89 us), forecaster 0.04 core (40-57 us)
