@@ -81,7 +81,10 @@ class PLogPLoopbackTest {
     PLogPSkill skill =
         new PLogPSkill(
             client,
-            new PLogPMeasurement.Settings(1, 64 * 1024, 0.01, 0.1, 50, 64),
+            // A loose convergence bound and few repeats: this checks that every size of the grid
+            // yields its series, not how precise they are, and must fit its budget on a busy
+            // machine (a noisy loopback rarely settles to 1 % and then repeats 50 times a point).
+            new PLogPMeasurement.Settings(1, 64 * 1024, 0.05, 0.1, 10, 64),
             Duration.ofSeconds(50),
             Ticker.system(),
             executor);
