@@ -156,6 +156,9 @@ class ForecasterFollowTest {
 
   @Test
   void freshForecaster_warmsUpFromTheNewestWindowOnly() throws Exception {
+    // The first forecaster must be following before the 500 points go in: had it subscribed
+    // after, it would rightly have taken only the newest window of them.
+    await(() -> store.watchStreams() > 0);
     append("cpu.availability:a", 0, 500, 0.25);
     await(() -> count("cpu.availability:a") == 500);
     forecaster.close();
