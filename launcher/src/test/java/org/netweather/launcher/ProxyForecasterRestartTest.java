@@ -102,22 +102,7 @@ class ProxyForecasterRestartTest {
   }
 
   private void put(String series, double value) {
-    ManagedChannel ch = InProcessChannelBuilder.forName("m2").build();
-    try {
-      MemoryHostGrpc.newBlockingStub(ch)
-          .append(
-              AppendRequest.newBuilder()
-                  .addBatches(
-                      SeriesPoints.newBuilder()
-                          .setSeries(series)
-                          .addPoints(
-                              Measurement.newBuilder()
-                                  .setTimestampMs(System.currentTimeMillis())
-                                  .setValue(value)))
-                  .build());
-    } finally {
-      ch.shutdownNow();
-    }
+    putAt(series, System.currentTimeMillis(), value);
   }
 
   private HostSnapshot host(String name) {
