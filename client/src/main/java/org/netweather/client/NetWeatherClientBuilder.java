@@ -29,6 +29,7 @@ public final class NetWeatherClientBuilder {
   NetWeatherClient.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
   ChannelCredentials credentials = InsecureChannelCredentials.create();
   Function<String, ManagedChannel> channels;
+  boolean appendStreams = true;
 
   NetWeatherClientBuilder(String target, Channel channel) {
     this.target = target;
@@ -75,6 +76,15 @@ public final class NetWeatherClientBuilder {
    */
   public NetWeatherClientBuilder channels(Function<String, ManagedChannel> channels) {
     this.channels = Objects.requireNonNull(channels);
+    return this;
+  }
+
+  /**
+   * Whether {@link NetWeatherClient#appendOnStream} uses a long-lived stream (default) or one unary
+   * Append per batch, as a memory-host without streams gets anyway.
+   */
+  public NetWeatherClientBuilder appendStreams(boolean appendStreams) {
+    this.appendStreams = appendStreams;
     return this;
   }
 

@@ -35,6 +35,8 @@ import org.netweather.runtime.WatchLimits;
 public final class MemoryHostServer implements AutoCloseable {
   private static final String APPEND =
       org.netweather.api.v1.MemoryHostGrpc.getAppendMethod().getFullMethodName();
+  private static final String APPEND_STREAM =
+      org.netweather.api.v1.MemoryHostGrpc.getAppendStreamMethod().getFullMethodName();
   private final Daemon daemon;
   private final MeasurementStore store;
 
@@ -62,7 +64,7 @@ public final class MemoryHostServer implements AutoCloseable {
     // them without the hand-off and thread churn of the default cached pool.
     ExecutorService rpc = Executors.newFixedThreadPool(2, new NamedThreadFactory("memory-rpc"));
     builder.executor(rpc);
-    // Append only validates and queues (the writer thread does the rest), so it runs on the
+    // Appends only validate and queue (the writer thread does the rest), so they run on the
     // transport thread that read it: one thread hand-off less per call, which on a busy site is a
     // good part of an append's cost. Every other call may read the database: the pool runs it.
     builder.callExecutor(
@@ -70,9 +72,8 @@ public final class MemoryHostServer implements AutoCloseable {
           @Override
           public <ReqT, RespT> Executor getExecutor(
               ServerCall<ReqT, RespT> call, Metadata headers) {
-            return call.getMethodDescriptor().getFullMethodName().equals(APPEND)
-                ? Runnable::run
-                : null;
+            String method = call.getMethodDescriptor().getFullMethodName();
+            return method.equals(APPEND) || method.equals(APPEND_STREAM) ? Runnable::run : null;
           }
         });
     return Daemon.start(

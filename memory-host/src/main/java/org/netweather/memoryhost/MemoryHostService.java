@@ -1,6 +1,7 @@
 package org.netweather.memoryhost;
 
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
@@ -9,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
+import org.netweather.api.v1.AppendStreamRequest;
+import org.netweather.api.v1.AppendStreamResponse;
 import org.netweather.api.v1.DeleteSeriesRequest;
 import org.netweather.api.v1.DeleteSeriesResponse;
 import org.netweather.api.v1.FetchConsolidatedRequest;
@@ -78,17 +81,29 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
                         .setDuplicates(r.duplicates())
                         .build());
                 out.onCompleted();
-              } else if (err instanceof RejectedExecutionException
-                  || err instanceof LimitExceededException
-                  || err instanceof StoreFullException) {
-                out.onError(
-                    Status.RESOURCE_EXHAUSTED
-                        .withDescription(err.getMessage())
-                        .asRuntimeException());
               } else {
-                out.onError(Statuses.toStatus(err));
+                out.onError(statusOf(err));
               }
             });
+  }
+
+  @Override
+  public StreamObserver<AppendStreamRequest> appendStream(
+      StreamObserver<AppendStreamResponse> out) {
+    return new AppendStream(
+        store, clock, Caller.current().key(), (ServerCallStreamObserver<AppendStreamResponse>) out);
+  }
+
+  /**
+   * The status an append that failed ends with: limits and a full queue or disk are back-pressure.
+   */
+  static StatusRuntimeException statusOf(Throwable err) {
+    if (err instanceof RejectedExecutionException
+        || err instanceof LimitExceededException
+        || err instanceof StoreFullException) {
+      return Status.RESOURCE_EXHAUSTED.withDescription(err.getMessage()).asRuntimeException();
+    }
+    return Statuses.toStatus(err);
   }
 
   @Override

@@ -15,24 +15,29 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
+import org.netweather.api.v1.AppendStreamRequest;
+import org.netweather.api.v1.AppendStreamResponse;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.SeriesPoints;
 
 /**
- * Sees every Append the simulated sensors' deliveries make (an interceptor on their memory-host
- * channels) and keeps the books: per series, the measurements acknowledged (a re-sent point whose
- * first ack was lost is counted once, by timestamp, since each series' points are delivered oldest
- * first from a single spool); per phase, ack latency from the instant the measurement was due, the
- * longest time without an ack, and failed calls; for the sample that is read back at the end, every
- * acknowledged timestamp.
+ * Sees every append the simulated sensors' deliveries make, unary or on an append stream (an
+ * interceptor on their memory-host channels), and keeps the books: per series, the measurements
+ * acknowledged (a re-sent point whose first ack was lost is counted once, by timestamp, since each
+ * series' points are delivered oldest first from a single spool); per phase, ack latency from the
+ * instant the measurement was due, the longest time without an ack, and failed calls; for the
+ * sample that is read back at the end, every acknowledged timestamp.
  */
 final class AckLedger implements ClientInterceptor {
   private static final String APPEND = MemoryHostGrpc.getAppendMethod().getFullMethodName();
+  private static final String APPEND_STREAM =
+      MemoryHostGrpc.getAppendStreamMethod().getFullMethodName();
 
   private final SitePlan plan;
   private final SimClock clock;
@@ -134,12 +139,10 @@ final class AckLedger implements ClientInterceptor {
   }
 
   private synchronized void onAck(
-      AppendRequest request, AppendResponse response, long started, long now) {
+      List<SeriesPoints> batches, long stored, long duplicates, long started, long now) {
     phase.call.record((now - started) / 1000);
-    if (response != null) {
-      stored += response.getStored();
-      duplicates += response.getDuplicates();
-    }
+    this.stored += stored;
+    this.duplicates += duplicates;
     if (lastAckNanos > 0) {
       phase.longestGapNanos = Math.max(phase.longestGapNanos, now - lastAckNanos);
     }
@@ -147,7 +150,7 @@ final class AckLedger implements ClientInterceptor {
     if (firstAckAfterMark == 0 && now > markNanos) {
       firstAckAfterMark = now;
     }
-    for (SeriesPoints b : request.getBatchesList()) {
+    for (SeriesPoints b : batches) {
       int i = plan.indexOf(b.getSeries());
       if (i < 0) {
         foreign += b.getPointsCount();
@@ -189,51 +192,125 @@ final class AckLedger implements ClientInterceptor {
   public <Q, R> ClientCall<Q, R> interceptCall(
       MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
     ClientCall<Q, R> call = next.newCall(method, options);
-    if (!method.getFullMethodName().equals(APPEND)) {
-      return call;
+    String name = method.getFullMethodName();
+    if (name.equals(APPEND)) {
+      return new UnaryAppend<>(call);
     }
-    return new ForwardingClientCall.SimpleForwardingClientCall<>(call) {
-      private AppendRequest request;
-      private AppendResponse response;
-      private long started;
+    if (name.equals(APPEND_STREAM)) {
+      return new StreamedAppends<>(call);
+    }
+    return call;
+  }
 
-      @Override
-      public void sendMessage(Q message) {
-        request = (AppendRequest) message;
-        super.sendMessage(message);
-      }
+  private static int points(List<SeriesPoints> batches) {
+    int n = 0;
+    for (SeriesPoints b : batches) {
+      n += b.getPointsCount();
+    }
+    return n;
+  }
 
-      @Override
-      public void start(Listener<R> listener, Metadata headers) {
-        started = nanos.getAsLong();
-        super.start(
-            new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
-              @Override
-              public void onMessage(R message) {
-                response = (AppendResponse) message;
-                super.onMessage(message);
+  /** The books of one unary Append. */
+  private final class UnaryAppend<Q, R>
+      extends ForwardingClientCall.SimpleForwardingClientCall<Q, R> {
+    private AppendRequest request;
+    private AppendResponse response;
+    private long started;
+
+    UnaryAppend(ClientCall<Q, R> call) {
+      super(call);
+    }
+
+    @Override
+    public void sendMessage(Q message) {
+      request = (AppendRequest) message;
+      super.sendMessage(message);
+    }
+
+    @Override
+    public void start(Listener<R> listener, Metadata headers) {
+      started = nanos.getAsLong();
+      super.start(
+          new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+            @Override
+            public void onMessage(R message) {
+              response = (AppendResponse) message;
+              super.onMessage(message);
+            }
+
+            @Override
+            public void onClose(Status status, Metadata trailers) {
+              long now = nanos.getAsLong();
+              int points = request == null ? 0 : points(request.getBatchesList());
+              if (status.isOk() && request != null) {
+                onSent(points);
+                onAck(
+                    request.getBatchesList(),
+                    response == null ? 0 : response.getStored(),
+                    response == null ? 0 : response.getDuplicates(),
+                    started,
+                    now);
+              } else {
+                onFailure(status, points);
               }
+              super.onClose(status, trailers);
+            }
+          },
+          headers);
+    }
+  }
 
-              @Override
-              public void onClose(Status status, Metadata trailers) {
-                long now = nanos.getAsLong();
-                int points = 0;
-                if (request != null) {
-                  for (SeriesPoints b : request.getBatchesList()) {
-                    points += b.getPointsCount();
-                  }
-                }
-                if (status.isOk() && request != null) {
-                  onSent(points);
-                  onAck(request, response, started, now);
+  /** The books of one AppendStream: each request is a delivery, answered by its sequence number. */
+  private final class StreamedAppends<Q, R>
+      extends ForwardingClientCall.SimpleForwardingClientCall<Q, R> {
+    private record Sent(AppendStreamRequest request, long started) {}
+
+    private final Map<Long, Sent> waiting = new ConcurrentHashMap<>();
+
+    StreamedAppends(ClientCall<Q, R> call) {
+      super(call);
+    }
+
+    @Override
+    public void sendMessage(Q message) {
+      AppendStreamRequest r = (AppendStreamRequest) message;
+      waiting.put(r.getSeq(), new Sent(r, nanos.getAsLong()));
+      super.sendMessage(message);
+    }
+
+    @Override
+    public void start(Listener<R> listener, Metadata headers) {
+      super.start(
+          new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
+            @Override
+            public void onMessage(R message) {
+              AppendStreamResponse a = (AppendStreamResponse) message;
+              Sent sent = waiting.remove(a.getSeq());
+              if (sent != null) {
+                List<SeriesPoints> batches = sent.request().getBatchesList();
+                if (a.getCode() == 0) {
+                  onSent(points(batches));
+                  onAck(
+                      batches, a.getStored(), a.getDuplicates(), sent.started(), nanos.getAsLong());
                 } else {
-                  onFailure(status, points);
+                  onFailure(Status.fromCodeValue(a.getCode()), points(batches));
                 }
-                super.onClose(status, trailers);
               }
-            },
-            headers);
-      }
-    };
+              super.onMessage(message);
+            }
+
+            @Override
+            public void onClose(Status status, Metadata trailers) {
+              for (Sent sent : waiting.values()) {
+                onFailure(
+                    status.isOk() ? Status.UNAVAILABLE : status,
+                    points(sent.request().getBatchesList()));
+              }
+              waiting.clear();
+              super.onClose(status, trailers);
+            }
+          },
+          headers);
+    }
   }
 }

@@ -87,6 +87,7 @@ final class SimulatedSite implements AutoCloseable {
           NetWeatherClient.forChannel(ns)
               .deadline(Duration.ofSeconds(10))
               .maxAttempts(1)
+              .appendStreams(options.appendStreams())
               .channels(
                   a -> NettyChannelBuilder.forTarget(a).usePlaintext().intercept(ledger).build())
               .build());

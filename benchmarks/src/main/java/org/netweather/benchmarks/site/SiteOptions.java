@@ -22,6 +22,7 @@ record SiteOptions(
     int follow,
     int verifySample,
     long deliveryMs,
+    boolean appendStreams,
     boolean peerSearch,
     int ttlSeconds,
     int cliqueSize,
@@ -47,6 +48,7 @@ record SiteOptions(
         --follow N                series whose forecasts are followed for the delay (60)
         --verify-sample N         series read back fully at the end (200)
         --delivery-ms MS          each sensor's delivery period, as the sensor's deliveryIntervalMs (5000)
+        --append-streams true|false  deliver on one long-lived AppendStream per connection, as the sensor does (true); false: one Append call per batch
         --peer-search true|false  look up clique members by Search on each clique change, as the sensor does (true)
         --ttl S                   sensor lease TTL, as the sensor's ttlSeconds (180)
         --clique-size N           hosts per clique (16)
@@ -95,6 +97,7 @@ record SiteOptions(
             positive(m, "follow", 60),
             positive(m, "verify-sample", 200),
             positive(m, "delivery-ms", 5000),
+            Boolean.parseBoolean(m.getOrDefault("append-streams", "true")),
             Boolean.parseBoolean(m.getOrDefault("peer-search", "true")),
             positive(m, "ttl", 180),
             positive(m, "clique-size", 16),
@@ -118,6 +121,7 @@ record SiteOptions(
           "follow",
           "verify-sample",
           "delivery-ms",
+          "append-streams",
           "peer-search",
           "ttl",
           "clique-size",

@@ -127,13 +127,14 @@ final class SiteReport {
     out.printf(
         Locale.ROOT,
         "== site of %d hosts: %d series, %.0f measurements/s at real rate "
-            + "(spools %d, connections %d, delivery every %d ms per sensor, peer search %s) ==%n",
+            + "(spools %d, connections %d, delivery every %d ms per sensor %s, peer search %s) ==%n",
         plan.hostCount(),
         series,
         plan.measurementsPerSecond(),
         o.spools(),
         o.connections(),
         o.deliveryMs(),
+        o.appendStreams() ? "on append streams" : "in Append calls",
         o.peerSearch());
     out.printf(
         Locale.ROOT,

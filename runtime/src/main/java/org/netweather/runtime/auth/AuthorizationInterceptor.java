@@ -68,7 +68,9 @@ public final class AuthorizationInterceptor implements ServerInterceptor {
       return refuse(call, caller, Status.PERMISSION_DENIED, method + " has no rule; refused");
     }
     ServerCall.Listener<Q> inner = next.startCall(call, headers);
-    // The rule may look at the request, so the check waits for the first message.
+    // The rule may look at the request, so the check waits for the message; on a client stream
+    // every message is checked, since each may name other series.
+    boolean everyMessage = !call.getMethodDescriptor().getType().clientSendsOneMessage();
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<Q>(inner) {
       private boolean checked;
       private boolean refused;
@@ -78,7 +80,7 @@ public final class AuthorizationInterceptor implements ServerInterceptor {
         if (refused) {
           return;
         }
-        if (!checked) {
+        if (!checked || everyMessage) {
           checked = true;
           String why = rule.check(caller, message);
           if (why != null) {

@@ -1,8 +1,10 @@
 package org.netweather.runtime.auth;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.AppendStreamRequest;
 import org.netweather.api.v1.RegisterRequest;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SeriesPoints;
@@ -41,6 +43,7 @@ public final class SitePolicy {
     r.put(ns + "WatchCliques", Rule.ANY);
     String mem = "netweather.v1.MemoryHost/";
     r.put(mem + "Append", SitePolicy::append);
+    r.put(mem + "AppendStream", SitePolicy::appendStream);
     r.put(mem + "Fetch", Rule.ANY);
     r.put(mem + "FetchConsolidated", Rule.ANY);
     r.put(mem + "ListSeries", Rule.ANY);
@@ -118,13 +121,22 @@ public final class SitePolicy {
 
   /** A sensor writes only series of its own host; other roles need admin. */
   static String append(Caller caller, Object request) {
+    return writes(caller, "Append", ((AppendRequest) request).getBatchesList());
+  }
+
+  /** As {@link #append}, for each request on the stream. */
+  static String appendStream(Caller caller, Object request) {
+    return writes(caller, "AppendStream", ((AppendStreamRequest) request).getBatchesList());
+  }
+
+  private static String writes(Caller caller, String rpc, List<SeriesPoints> batches) {
     if (caller.role() == Role.ADMIN) {
       return null;
     }
     if (caller.role() != Role.SENSOR) {
-      return "Append needs a sensor or admin certificate; caller is " + caller.key();
+      return rpc + " needs a sensor or admin certificate; caller is " + caller.key();
     }
-    for (SeriesPoints b : ((AppendRequest) request).getBatchesList()) {
+    for (SeriesPoints b : batches) {
       String source;
       try {
         source = SeriesName.parse(b.getSeries()).source();

@@ -24,11 +24,15 @@ import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
+import org.netweather.api.v1.AppendStreamRequest;
+import org.netweather.api.v1.AppendStreamResponse;
 import org.netweather.api.v1.DeleteCliqueRequest;
 import org.netweather.api.v1.DeleteCliqueResponse;
 import org.netweather.api.v1.ForecasterGrpc;
@@ -91,6 +95,26 @@ class AuthorizationInterceptorTest {
           req.getBatchesList().forEach(b -> served.add(b.getSeries()));
           out.onNext(AppendResponse.getDefaultInstance());
           out.onCompleted();
+        }
+
+        @Override
+        public StreamObserver<AppendStreamRequest> appendStream(
+            StreamObserver<AppendStreamResponse> out) {
+          return new StreamObserver<>() {
+            @Override
+            public void onNext(AppendStreamRequest req) {
+              req.getBatchesList().forEach(b -> served.add(b.getSeries()));
+              out.onNext(AppendStreamResponse.newBuilder().setSeq(req.getSeq()).build());
+            }
+
+            @Override
+            public void onError(Throwable t) {}
+
+            @Override
+            public void onCompleted() {
+              out.onCompleted();
+            }
+          };
         }
       };
 
@@ -155,6 +179,53 @@ class AuthorizationInterceptorTest {
     caller.set(cert("ops", Role.ADMIN));
     stub.append(append("cpu.availability:beta"));
     assertEquals(3, served.size());
+  }
+
+  @Test
+  void onAnAppendStream_everyRequestIsChecked_andTheFirstForeignSeriesEndsTheStream()
+      throws Exception {
+    MemoryHostGrpc.MemoryHostStub stub = MemoryHostGrpc.newStub(serve(true, memory));
+    caller.set(cert("alpha", Role.SENSOR));
+    List<Long> answered = new ArrayList<>();
+    CompletableFuture<Status> ended = new CompletableFuture<>();
+    StreamObserver<AppendStreamRequest> requests =
+        stub.appendStream(
+            new StreamObserver<>() {
+              @Override
+              public void onNext(AppendStreamResponse r) {
+                answered.add(r.getSeq());
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                ended.complete(Status.fromThrowable(t));
+              }
+
+              @Override
+              public void onCompleted() {
+                ended.complete(Status.OK);
+              }
+            });
+    requests.onNext(streamed(1, "cpu.availability:alpha"));
+    requests.onNext(streamed(2, "memory.free:alpha"));
+    // Only the third request names another host: a check of the first message alone passes it.
+    requests.onNext(streamed(3, "memory.free:alpha", "cpu.availability:beta"));
+    requests.onNext(streamed(4, "memory.free:alpha"));
+    requests.onCompleted();
+
+    Status status = ended.get(5, TimeUnit.SECONDS);
+    assertEquals(Status.Code.PERMISSION_DENIED, status.getCode(), status.toString());
+    assertTrue(status.getDescription().contains("not cpu.availability:beta"), status.toString());
+    assertEquals(List.of(1L, 2L), answered);
+    assertEquals(List.of("cpu.availability:alpha", "memory.free:alpha"), served);
+  }
+
+  private static AppendStreamRequest streamed(long seq, String... series) {
+    AppendStreamRequest.Builder b = AppendStreamRequest.newBuilder().setSeq(seq);
+    for (String s : series) {
+      b.addBatches(SeriesPoints.newBuilder().setSeries(s));
+    }
+    return b.build();
   }
 
   @Test

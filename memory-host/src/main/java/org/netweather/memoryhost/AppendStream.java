@@ -1,0 +1,132 @@
+package org.netweather.memoryhost;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.time.Clock;
+import java.util.List;
+import org.netweather.api.v1.AppendStreamRequest;
+import org.netweather.api.v1.AppendStreamResponse;
+import org.netweather.api.v1.SeriesPoints;
+import org.netweather.memoryhost.store.SeriesState;
+
+/**
+ * One caller's {@code AppendStream}: each request is validated and queued as an Append is, and
+ * answered by sequence number once durable. What one stream can make the memory-host hold is
+ * bounded: at most {@link #WINDOW} requests are taken ahead of their answers (inbound flow control
+ * does the rest), and no more are taken while the caller is not reading its answers.
+ */
+final class AppendStream implements StreamObserver<AppendStreamRequest> {
+  static final int WINDOW = 64;
+
+  private final MeasurementStore store;
+  private final Clock clock;
+  private final String caller;
+  private final ServerCallStreamObserver<AppendStreamResponse> out;
+  // All guarded by this: answers come from the writer's completions, requests from the transport.
+  private int inFlight;
+  private int owed;
+  private boolean halfClosed;
+  private boolean done;
+
+  AppendStream(
+      MeasurementStore store,
+      Clock clock,
+      String caller,
+      ServerCallStreamObserver<AppendStreamResponse> out) {
+    this.store = store;
+    this.clock = clock;
+    this.caller = caller;
+    this.out = out;
+    out.disableAutoRequest();
+    out.setOnCancelHandler(this::cancelled);
+    out.setOnReadyHandler(this::ready);
+    out.request(WINDOW);
+  }
+
+  @Override
+  public void onNext(AppendStreamRequest req) {
+    synchronized (this) {
+      if (done) {
+        return;
+      }
+      inFlight++;
+    }
+    long seq = req.getSeq();
+    List<SeriesPoints> batches = req.getBatchesList();
+    SeriesState[] known = store.resolve(batches);
+    try {
+      MeasurementStore.validate(batches, known, clock.millis());
+    } catch (IllegalArgumentException e) {
+      answer(refusal(seq, Status.INVALID_ARGUMENT.withDescription(e.getMessage())));
+      return;
+    }
+    store
+        .append(batches, known, caller)
+        .whenComplete(
+            (r, err) ->
+                answer(
+                    err == null
+                        ? AppendStreamResponse.newBuilder()
+                            .setSeq(seq)
+                            .setStored(r.stored())
+                            .setDuplicates(r.duplicates())
+                            .build()
+                        : refusal(seq, MemoryHostService.statusOf(err).getStatus())));
+  }
+
+  private static AppendStreamResponse refusal(long seq, Status status) {
+    return AppendStreamResponse.newBuilder()
+        .setSeq(seq)
+        .setCode(status.getCode().value())
+        .setMessage(status.getDescription() == null ? "" : status.getDescription())
+        .build();
+  }
+
+  private synchronized void answer(AppendStreamResponse response) {
+    inFlight--;
+    if (done) {
+      return;
+    }
+    try {
+      out.onNext(response);
+    } catch (IllegalStateException | io.grpc.StatusRuntimeException e) {
+      done = true; // closed under us (an authorization refusal, a cancel racing this answer)
+      return;
+    }
+    if (out.isReady()) {
+      out.request(1);
+    } else {
+      owed++; // taken once the caller reads its answers again
+    }
+    if (halfClosed && inFlight == 0) {
+      done = true;
+      out.onCompleted();
+    }
+  }
+
+  private synchronized void ready() {
+    if (owed > 0 && !done) {
+      out.request(owed);
+      owed = 0;
+    }
+  }
+
+  private synchronized void cancelled() {
+    done = true;
+  }
+
+  @Override
+  public synchronized void onError(Throwable t) {
+    done = true; // the caller went away; what it sent is stored or not, as its answers would say
+  }
+
+  @Override
+  public synchronized void onCompleted() {
+    halfClosed = true;
+    if (inFlight == 0 && !done) {
+      done = true;
+      out.onCompleted();
+    }
+  }
+}
