@@ -103,6 +103,7 @@ final class ArchiveConsolidator implements AutoCloseable {
       String path = "/a" + Thread.currentThread().getId();
       backends.load(path, stored);
       boolean changed = false;
+      long lastFed;
       try (RrdDb rrd = open(path, stored == null)) {
         long last = rrd.getLastUpdateTime();
         if (s.lastTime() / 1000 > last) {
@@ -118,11 +119,15 @@ final class ArchiveConsolidator implements AutoCloseable {
             }
           }
         }
+        lastFed = last;
       }
       byte[] bytes = backends.take(path);
       if (changed || stored == null) {
         db.putArchive(s, bytes);
       }
+      // Every point up to the end of the last second fed is in (later ones in that second are
+      // dropped by the archive's one-second resolution), so retention may drop them now.
+      s.archivedThrough(lastFed * 1000 + 999);
       return bytes;
     }
   }

@@ -17,15 +17,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.ConsolidatedPoint;
 import org.netweather.api.v1.DeleteSeriesRequest;
 import org.netweather.api.v1.DeleteSeriesResponse;
+import org.netweather.api.v1.FetchConsolidatedRequest;
 import org.netweather.api.v1.FetchRequest;
 import org.netweather.api.v1.ListSeriesRequest;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.MemoryHostGrpc;
+import org.netweather.api.v1.Resolution;
 import org.netweather.api.v1.RetentionRequest;
 import org.netweather.api.v1.RetentionResponse;
 import org.netweather.api.v1.SeriesPoints;
+import org.netweather.api.v1.TimeRange;
 import org.netweather.api.v1.WatchRequest;
 import org.netweather.api.v1.WatchResponse;
 import org.netweather.testing.FakeClock;
@@ -193,19 +197,47 @@ class Issue14StoreLimitsTest {
   }
 
   @Test
-  void retentionByAge_dropsOldChunks() throws Exception {
+  void retentionByAge_dropsOldChunks_onlyOnceTheirPointsAreArchived() throws Exception {
     open(StoreOptions.defaults(dir));
     stub.retention(RetentionRequest.newBuilder().setMaxAgeSeconds(3600).build());
-    AppendRequest.Builder req = AppendRequest.newBuilder();
-    SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries("user.x:old");
-    long start = clock.millis() - 3 * 3600_000L;
-    for (int i = 0; i < 1080; i++) { // one every 10 s over three hours
+    long start = clock.millis() - 3 * 3600_000L - 1800_000L;
+    stub.append(tenSecondPoints("user.x:old", start, 0, 1080)); // three hours, to 30 min ago
+    // Nothing is archived yet, so nothing may go, however old.
+    assertEquals(1080, store.count("user.x:old"));
+
+    // A read of the archive folds every raw point in; the next sealed chunk lets retention run.
+    List<ConsolidatedPoint> hours =
+        stub.fetchConsolidated(
+                FetchConsolidatedRequest.newBuilder()
+                    .setSeries("user.x:old")
+                    .setResolution(Resolution.RESOLUTION_HOUR)
+                    .setRange(TimeRange.newBuilder().setFromMs(start).setToMs(clock.millis()))
+                    .build())
+            .getPointsList();
+    assertTrue(hours.size() >= 2, "hour rows " + hours.size());
+    stub.append(tenSecondPoints("user.x:old", start, 1080, 120));
+    long kept = store.count("user.x:old");
+    // Chunks of 120 points (20 minutes) that ended over an hour ago are gone...
+    assertEquals(360, kept);
+    // ... and live on in the archive.
+    assertEquals(
+        hours.get(0),
+        stub.fetchConsolidated(
+                FetchConsolidatedRequest.newBuilder()
+                    .setSeries("user.x:old")
+                    .setResolution(Resolution.RESOLUTION_HOUR)
+                    .setRange(TimeRange.newBuilder().setFromMs(start).setToMs(clock.millis()))
+                    .build())
+            .getPoints(0));
+  }
+
+  /** {@code n} points of {@code series}, one every 10 s from {@code start + first * 10 s}. */
+  private static AppendRequest tenSecondPoints(String series, long start, int first, int n) {
+    SeriesPoints.Builder sp = SeriesPoints.newBuilder().setSeries(series);
+    for (int i = first; i < first + n; i++) {
       sp.addPoints(Measurement.newBuilder().setTimestampMs(start + i * 10_000L).setValue(i));
     }
-    stub.append(req.addBatches(sp).build());
-    long kept = store.count("user.x:old");
-    // Chunks of 120 points (20 minutes) that ended over an hour ago are gone.
-    assertTrue(kept >= 360 && kept <= 480, "kept " + kept);
+    return AppendRequest.newBuilder().addBatches(sp).build();
   }
 
   @Test

@@ -140,11 +140,27 @@ class MemoryHostServiceTest {
       vs[i] = i;
     }
     append(points("user.x:a", ts, vs));
+    // None is archived yet, so none goes.
+    assertEquals(1200, values("user.x:a", 100_000).size());
+    // Once a read has folded them into the archive, the next sealed chunk lets retention run.
+    stub.fetchConsolidated(
+        FetchConsolidatedRequest.newBuilder()
+            .setSeries("user.x:a")
+            .setResolution(Resolution.RESOLUTION_MINUTE)
+            .setRange(TimeRange.newBuilder().setFromMs(t(0)).setToMs(t(1200)))
+            .build());
+    long[] more = new long[120];
+    double[] moreValues = new double[120];
+    for (int i = 0; i < more.length; i++) {
+      more[i] = t(1200 + i);
+      moreValues[i] = 1200 + i;
+    }
+    append(points("user.x:a", more, moreValues));
     List<Double> all = values("user.x:a", 100_000);
     // Whole chunks of 120 points go at a time: between 1000 and 1120 stay, the newest ones.
     assertTrue(all.size() >= 1000 && all.size() < 1120, "kept " + all.size());
-    assertEquals(1200.0 - all.size(), all.get(0));
-    assertEquals(1199.0, all.get(all.size() - 1));
+    assertEquals(1320.0 - all.size(), all.get(0));
+    assertEquals(1319.0, all.get(all.size() - 1));
   }
 
   @Test

@@ -167,19 +167,28 @@ public final class GorillaEncoder {
    * </pre>
    */
   public byte[] state() {
+    return state(0);
+  }
+
+  /**
+   * As {@link #state()}, after {@code prefix} bytes left for the caller: a checkpoint stores
+   * hundreds of thousands of heads, so each is built in the one array it is stored from.
+   */
+  byte[] state(int prefix) {
     int n = (int) ((out.bitLength() + 7) >>> 3);
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(STATE_BYTES + n);
-    b.putInt(count)
-        .putLong(prevTime)
-        .putLong(prevDelta)
-        .putLong(prevBits)
-        .putLong(minTime)
-        .putLong(maxTime)
-        .putInt(prevLeading)
-        .putInt(prevTrailing)
-        .putLong(out.bitLength())
-        .put(out.array(), 0, n);
-    return b.array();
+    byte[] b = new byte[prefix + STATE_BYTES + n];
+    int at = prefix;
+    Keys.putInt(b, at, count);
+    Keys.put(b, at + 4, prevTime);
+    Keys.put(b, at + 12, prevDelta);
+    Keys.put(b, at + 20, prevBits);
+    Keys.put(b, at + 28, minTime);
+    Keys.put(b, at + 36, maxTime);
+    Keys.putInt(b, at + 44, prevLeading);
+    Keys.putInt(b, at + 48, prevTrailing);
+    Keys.put(b, at + 52, out.bitLength());
+    System.arraycopy(out.array(), 0, b, at + STATE_BYTES, n);
+    return b;
   }
 
   /** An encoder continuing from {@link #state()} bytes (which it takes over). */

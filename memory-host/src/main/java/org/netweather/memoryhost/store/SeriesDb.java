@@ -127,6 +127,17 @@ public final class SeriesDb implements AutoCloseable {
                       ? CompressionType.NO_COMPRESSION
                       : CompressionType.LZ4_COMPRESSION)
               .setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 << 10));
+      if (name.equals("archives")) {
+        // An archive (about 100 KB) is rewritten whole at each consolidation. Kept in blob files
+        // beside the tables, it is not copied again by every compaction that passes its key;
+        // garbage collection of old blobs moves only what is still live.
+        o.setEnableBlobFiles(true)
+            .setMinBlobSize(4096)
+            .setBlobFileSize(64L << 20)
+            .setBlobCompressionType(CompressionType.LZ4_COMPRESSION)
+            .setEnableBlobGarbageCollection(true)
+            .setBlobGarbageCollectionAgeCutoff(0.5);
+      }
       cfOptions.add(o);
       descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), o));
     }
@@ -539,8 +550,10 @@ public final class SeriesDb implements AutoCloseable {
 
   /**
    * Drops a series' oldest chunks while it keeps more than {@code maxPoints} points without them,
-   * or while they end before {@code minTime}. Whole chunks go, so up to {@link #CHUNK_POINTS} more
-   * points than the bound may stay. Returns the points dropped.
+   * or while they end before {@code minTime}, but never a chunk with points its archive does not
+   * hold yet ({@link SeriesState#archivedThrough}): those wait for the consolidator. Whole chunks
+   * go, so up to {@link #CHUNK_POINTS} more points than the bound may stay. Returns the points
+   * dropped.
    */
   public long trim(SeriesState s, long maxPoints, long minTime) throws IOException {
     enter();
@@ -563,7 +576,8 @@ public final class SeriesDb implements AutoCloseable {
             int c = Chunk.count(v);
             boolean tooMany = count + s.headCount() - c >= maxPoints;
             boolean tooOld = Chunk.maxTime(v) < minTime;
-            if (!tooMany && !tooOld) {
+            boolean archived = Chunk.maxTime(v) <= s.archivedThroughMs;
+            if ((!tooMany && !tooOld) || !archived) {
               first = Chunk.minTime(v);
               break;
             }
@@ -932,11 +946,9 @@ public final class SeriesDb implements AutoCloseable {
   private static final byte HEAD_MARK = (byte) 0xFF;
 
   private static byte[] encodeHead(GorillaEncoder head, long throughSeq) {
-    byte[] state = head.state();
-    byte[] v = new byte[9 + state.length];
+    byte[] v = head.state(9);
     v[0] = HEAD_MARK;
     Keys.put(v, 1, throughSeq);
-    System.arraycopy(state, 0, v, 9, state.length);
     return v;
   }
 

@@ -27,8 +27,9 @@ public final class SeriesState {
   boolean dirty;
   // The last point-log record the stored head holds, -1 if unknown; read only while opening.
   long headSeq = -1;
-  // Consolidated through this second; -1 until the archive is first read. Guarded by this.
-  long archivedThroughSec = -1;
+  // Every point at or before this instant is folded into the archive (none known after a restart
+  // until the consolidator's next visit): retention drops no later point. Guarded by this.
+  long archivedThroughMs = Long.MIN_VALUE;
   volatile long count;
   volatile long firstTime;
   volatile long lastTime = Long.MIN_VALUE;
@@ -55,6 +56,14 @@ public final class SeriesState {
       parsedName = p;
     }
     return p;
+  }
+
+  /**
+   * Tells it that its archive holds every point at or before {@code throughMs}; call holding its
+   * monitor. Retention drops raw points only up to there, so none is gone before it is archived.
+   */
+  public void archivedThrough(long throughMs) {
+    archivedThroughMs = Math.max(archivedThroughMs, throughMs);
   }
 
   /** Whether the series was deleted (a holder of this object must look its name up again). */

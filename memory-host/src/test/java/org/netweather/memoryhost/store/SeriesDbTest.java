@@ -109,7 +109,14 @@ class SeriesDbTest {
       append(db, "user.x:a", t, v);
       SeriesState s = db.get("user.x:a");
       assertEquals(1000, s.count());
-      assertEquals(240, db.trim(s, 700, Long.MIN_VALUE));
+      // Nothing is archived yet: nothing may go.
+      assertEquals(0, db.trim(s, 700, Long.MIN_VALUE));
+      // Archived through the second chunk's end: only those two may go, whatever the bound.
+      s.archivedThrough(T0 + 239_000);
+      assertEquals(240, db.trim(s, 100, Long.MIN_VALUE));
+      assertEquals(760, s.count());
+      s.archivedThrough(Long.MAX_VALUE);
+      assertEquals(0, db.trim(s, 700, Long.MIN_VALUE));
       assertEquals(760, s.count());
       assertEquals(T0 + 240_000, s.firstTime());
       // By age: chunks ending before the cut go, the one holding the cut stays.
@@ -256,6 +263,7 @@ class SeriesDbTest {
     append(db, "user.x:kept", times(T0, 300, 1000), values(300, 0));
     SeriesState kept = db.get("user.x:kept");
     db.seal(kept, false);
+    kept.archivedThrough(Long.MAX_VALUE);
     long dropped = db.trim(kept, 150, Long.MIN_VALUE);
     assertTrue(dropped > 0);
     long countBefore = kept.count();
