@@ -43,22 +43,23 @@ import org.netweather.client.NetWeatherClient;
  * {@code --dir} with {@code --keep true}.
  *
  * <p>Results, 2-vCPU VM (ext4), every daemon and the simulated site on the same two cores,
- * 2026-11-25 ({@code --fill-rate 2 --settle 60 --real 120}; CPU per measurement over the real-rate
+ * 2026-11-26 ({@code --fill-rate 2 --settle 60 --real 120}; CPU per measurement over the real-rate
  * window; figures vary by about a third between runs on this shared machine):
  *
  * <pre>
- * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 117-187 s; exactly once
- *                 (6 132 281 acknowledged = stored; 200 series read back fully).
- *   memory-host   0.32-0.42 core, 33.5-44.3 us per measurement, 8 KiB RSS per series,
- *                 652 descriptors, 35 B disk per point; restart SERVING 23.0-31.2 s
- *   forecaster    0.11-0.18 core, 11.7-19.2 us per measurement, 24.8-31.6 KiB per series
- *   nameserver    166 heartbeats/s, 0.04 core; Append p99 32 ms, append-to-forecast p99 31 ms
- * --hosts 1000    memory-host 0.08 core (84-89 us), forecaster 0.04 core (40-57 us)
- * --hosts 200     memory-host 0.06 core (322 us), forecaster 0.03 core (167 us)
+ * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 151-178 s; exactly once
+ *                 (5 588 304 acknowledged = stored; 200 series read back fully).
+ *   memory-host   0.26-0.33 core, 27.3-34.3 us per measurement, 6-9 KiB RSS per series,
+ *                 653 descriptors, 26-35 B disk per point; restart SERVING 24.2-29.4 s
+ *   forecaster    0.12-0.19 core, 12.8-19.7 us per measurement, 31.0-31.7 KiB per series
+ *   nameserver    166 heartbeats/s, 0.05 core; append p99 28-31 ms, append-to-forecast p99 20-22 ms
+ *   per thread (us per measurement): transport 9.9, writer 9.3, archives 2.3-4.5, RocksDB 2.9
+ * --hosts 1000    memory-host 0.07 core (73.6 us), forecaster 0.04 core (45.6 us); restart 9.6 s
+ * --hosts 200     memory-host 0.06 core (325 us), forecaster 0.04 core (216 us)
  * </pre>
  *
- * <p>At small N the memory-host's cost is per call, not per point (thread hand-offs, a synced
- * write, HTTP/2 framing); at large N the forecaster's memory is the limit.
+ * <p>At small N the memory-host's cost is fixed costs spread over few measurements; at large N the
+ * forecaster's memory is the limit.
  */
 public final class SiteBenchmark {
   private final SiteOptions options;
