@@ -191,35 +191,36 @@ public final class GorillaEncoder {
     return b;
   }
 
-  /** An encoder continuing from {@link #state()} bytes (which it takes over). */
+  /** An encoder continuing from {@link #state()} bytes. */
   public static GorillaEncoder resume(byte[] state) {
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(state);
-    int count = b.getInt();
-    long prevTime = b.getLong();
-    long prevDelta = b.getLong();
-    long prevBits = b.getLong();
-    long minTime = b.getLong();
-    long maxTime = b.getLong();
-    int leading = b.getInt();
-    int trailing = b.getInt();
-    long bits = b.getLong();
-    byte[] bytes =
-        java.util.Arrays.copyOfRange(
-            state, STATE_BYTES, STATE_BYTES + (int) ((bits + 7) >>> 3) + 16);
+    return resume(state, 0, true, Double.NaN);
+  }
+
+  /**
+   * An encoder continuing from {@link #state(int)} bytes that begin at {@code at}. The value at the
+   * newest time is not part of the state: given ({@code find} false), or found by decoding.
+   */
+  static GorillaEncoder resume(byte[] b, int at, boolean find, double valueAtMax) {
+    long bits = Keys.get(b, at + 52);
+    int from = at + STATE_BYTES;
+    byte[] bytes = java.util.Arrays.copyOfRange(b, from, from + (int) ((bits + 7) >>> 3) + 16);
     GorillaEncoder e = new GorillaEncoder(new BitWriter(bytes, bits));
-    e.count = count;
-    e.prevTime = prevTime;
-    e.prevDelta = prevDelta;
-    e.prevBits = prevBits;
-    e.minTime = minTime;
-    e.maxTime = maxTime;
-    e.prevLeading = leading;
-    e.prevTrailing = trailing;
-    // Not stored: found once here rather than at every summary.
+    e.count = Keys.getInt(b, at);
+    e.prevTime = Keys.get(b, at + 4);
+    e.prevDelta = Keys.get(b, at + 12);
+    e.prevBits = Keys.get(b, at + 20);
+    e.minTime = Keys.get(b, at + 28);
+    e.maxTime = Keys.get(b, at + 36);
+    e.prevLeading = Keys.getInt(b, at + 44);
+    e.prevTrailing = Keys.getInt(b, at + 48);
+    if (!find) {
+      e.valueAtMax = valueAtMax;
+      return e;
+    }
     GorillaDecoder d = e.decoder();
     while (d.hasNext()) {
       d.next();
-      if (d.time() == maxTime) {
+      if (d.time() == e.maxTime) {
         e.valueAtMax = d.value();
       }
     }

@@ -28,6 +28,33 @@ class GorillaEncoderTest {
   }
 
   @Test
+  void storedHeads_inEveryFormEverWritten_resumeWithTheirPointsAndNewestValue() {
+    GorillaEncoder e = new GorillaEncoder();
+    e.add(20_000, 2.0);
+    e.add(10_000, 1.0); // back-dated: the value at the newest time is 2.0, not the last added
+    byte[] current = SeriesDb.encodeHead(e, 42);
+    byte[] state = e.state();
+    byte[] withSeq = new byte[9 + state.length];
+    withSeq[0] = (byte) 0xFF;
+    Keys.put(withSeq, 1, 42);
+    System.arraycopy(state, 0, withSeq, 9, state.length);
+    for (byte[] stored : new byte[][] {current, withSeq, state}) {
+      GorillaEncoder r = SeriesDb.decodeHead(stored);
+      assertEquals(2.0, r.valueAtMax());
+      assertEquals(2, r.count());
+      r.add(30_000, 3.0);
+      GorillaDecoder d = r.decoder();
+      StringBuilder seen = new StringBuilder();
+      while (d.hasNext()) {
+        d.next();
+        seen.append(d.time()).append('=').append(d.value()).append(' ');
+      }
+      assertEquals("20000=2.0 10000=1.0 30000=3.0 ", seen.toString());
+      assertEquals(3.0, r.valueAtMax());
+    }
+  }
+
+  @Test
   void roundTrip_randomSeries_returnsEveryPointBitForBit() {
     Random rnd = new Random(42);
     for (int trial = 0; trial < 2000; trial++) {
