@@ -33,22 +33,24 @@ import org.rocksdb.WriteOptions;
  *
  * <pre>
  *   series   name:UTF-8            -&gt; id, created, sealed count, first, max, last value
- *   head     id:8                  -&gt; encoder state and bits   newest points, not yet sealed
+ *   log      seq:8                 -&gt; {@link PointLog} record: one write group's new points
+ *   head     id:8                  -&gt; mark, last log record held, newest value, encoder state
  *   chunks   id:8 minTime:8        -&gt; {@link Chunk}  sealed runs, disjoint and ordered
- *   archives id:8                  -&gt; consolidated archive bytes (see the archive consolidator)
- *   default  "next-id"             -&gt; the next series id (ids are never reused)
+ *   archives id:8                  -&gt; consolidated archive bytes, in blob files
+ *   default  "next-id", "log-next" -&gt; the next series id (never reused), the next log record
  * </pre>
  *
  * <p>RocksDB's write-ahead log is the durability point: a group of appends is one atomic write
- * batch, synced once, so an acknowledged point is on disk and a failed group stores nothing (not
- * even the series it would have created). Each group rewrites the head of every series it touches
- * as one value (a few hundred bytes, Gorilla-encoded, also kept in memory), so the log and the
- * tables see one entry per series per group, not one per point, and no deletions pile up. A head
- * fills to {@link #CHUNK_POINTS} points and is then sealed into a chunk in its own atomic batch;
- * sealing needs no sync, since until its batch is durable the stored head still holds the points. A
- * point older than a series' sealed chunks (a back-dated measurement) is merged into the chunk that
- * covers it, so chunks never overlap. On open only the series records and the heads are read: two
- * values per series.
+ * batch, synced once, holding one point-log record with the group's new points (about 11 bytes
+ * each) and the records of the series it creates, so an acknowledged point is on disk and a failed
+ * group stores nothing. The heads (each series' newest points, Gorilla-encoded) change only in
+ * memory. A checkpoint, every 2 minutes or 128 MiB of log, stores the changed heads a slice at a
+ * time between groups and then drops the log records every stored head covers; each stored head
+ * names the last record it holds, so opening replays only what came after. A head fills to {@link
+ * #CHUNK_POINTS} points and is then sealed into a chunk. A point older than a series' sealed chunks
+ * (a back-dated measurement) is merged into the chunk that covers it, so chunks never overlap. On
+ * open the series records and the stored heads are read and the log since replayed, skipping what a
+ * head or chunk already holds and what belongs to deleted series or lies before sealed chunks.
  *
  * <p>Thread-safety: {@link #commit}, {@link #seal}, {@link #delete} and {@link #trim} are for one
  * writer thread; reads may come from any thread.
