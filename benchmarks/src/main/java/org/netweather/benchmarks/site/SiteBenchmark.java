@@ -50,7 +50,7 @@ import org.netweather.client.NetWeatherClient;
  * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 151-178 s; exactly once
  *                 (5 588 304 acknowledged = stored; 200 series read back fully).
  *   memory-host   0.26-0.33 core, 27.3-34.3 us per measurement, 6-9 KiB RSS per series,
- *                 653 descriptors, 26-35 B disk per point; restart SERVING 24.2-29.4 s
+ *                 653 descriptors, 26-35 B disk per point; restart SERVING 24.2-31.3 s
  *   forecaster    0.12-0.19 core, 12.8-19.7 us per measurement, 31.0-31.7 KiB per series
  *   nameserver    166 heartbeats/s, 0.05 core; append p99 28-31 ms, append-to-forecast p99 20-22 ms
  *   per thread (us per measurement): transport 9.9, writer 9.3, archives 2.3-4.5, RocksDB 2.9
