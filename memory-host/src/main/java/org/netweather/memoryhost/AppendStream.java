@@ -1,14 +1,15 @@
 package org.netweather.memoryhost;
 
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.netweather.api.v1.AppendStreamRequest;
 import org.netweather.api.v1.AppendStreamResponse;
 import org.netweather.api.v1.SeriesPoints;
-import org.netweather.memoryhost.store.SeriesState;
 
 /**
  * One caller's {@code AppendStream}: each request is validated and queued as an Append is, and
@@ -19,9 +20,7 @@ import org.netweather.memoryhost.store.SeriesState;
 final class AppendStream implements StreamObserver<AppendStreamRequest> {
   static final int WINDOW = 64;
 
-  private final MeasurementStore store;
-  private final Clock clock;
-  private final String caller;
+  private final Function<List<SeriesPoints>, CompletableFuture<MeasurementStore.Result>> submit;
   private final ServerCallStreamObserver<AppendStreamResponse> out;
   // All guarded by this: answers come from the writer's completions, requests from the transport.
   private int inFlight;
@@ -29,14 +28,13 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
   private boolean halfClosed;
   private boolean done;
 
+  /**
+   * @param submit validates and queues one request's batches, as Append does
+   */
   AppendStream(
-      MeasurementStore store,
-      Clock clock,
-      String caller,
+      Function<List<SeriesPoints>, CompletableFuture<MeasurementStore.Result>> submit,
       ServerCallStreamObserver<AppendStreamResponse> out) {
-    this.store = store;
-    this.clock = clock;
-    this.caller = caller;
+    this.submit = submit;
     this.out = out;
     out.disableAutoRequest();
     out.setOnCancelHandler(this::cancelled);
@@ -53,16 +51,8 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
       inFlight++;
     }
     long seq = req.getSeq();
-    List<SeriesPoints> batches = req.getBatchesList();
-    SeriesState[] known = store.resolve(batches);
-    try {
-      MeasurementStore.validate(batches, known, clock.millis());
-    } catch (IllegalArgumentException e) {
-      answer(refusal(seq, Status.INVALID_ARGUMENT.withDescription(e.getMessage())));
-      return;
-    }
-    store
-        .append(batches, known, caller)
+    submit
+        .apply(req.getBatchesList())
         .whenComplete(
             (r, err) ->
                 answer(
@@ -90,7 +80,7 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
     }
     try {
       out.onNext(response);
-    } catch (IllegalStateException | io.grpc.StatusRuntimeException e) {
+    } catch (IllegalStateException | StatusRuntimeException e) {
       done = true; // closed under us (an authorization refusal, a cancel racing this answer)
       return;
     }

@@ -65,7 +65,8 @@ public final class MemoryHostServer implements AutoCloseable {
     ExecutorService rpc = Executors.newFixedThreadPool(2, new NamedThreadFactory("memory-rpc"));
     builder.executor(rpc);
     // Appends only validate and queue (the writer thread does the rest), so they run on the
-    // transport thread that read it: one thread hand-off less per call, which on a busy site is a
+    // transport thread that read them: one thread hand-off less per batch, which on a busy site is
+    // a
     // good part of an append's cost. Every other call may read the database: the pool runs it.
     builder.callExecutor(
         new ServerCallExecutorSupplier() {

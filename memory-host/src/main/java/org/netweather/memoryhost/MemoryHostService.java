@@ -7,6 +7,7 @@ import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
@@ -62,16 +63,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
 
   @Override
   public void append(AppendRequest req, StreamObserver<AppendResponse> out) {
-    List<org.netweather.api.v1.SeriesPoints> batches = req.getBatchesList();
-    SeriesState[] known = store.resolve(batches);
-    try {
-      MeasurementStore.validate(batches, known, clock.millis());
-    } catch (IllegalArgumentException e) {
-      out.onError(Statuses.toStatus(e));
-      return;
-    }
-    store
-        .append(batches, known, Caller.current().key())
+    submit(req.getBatchesList(), Caller.current().key())
         .whenComplete(
             (r, err) -> {
               if (err == null) {
@@ -87,15 +79,33 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
             });
   }
 
+  /**
+   * Validates a batch and queues it, for Append and each request of an AppendStream alike. The
+   * future fails with {@link IllegalArgumentException} if the batch is bad (nothing is queued), or
+   * as {@link MeasurementStore#append} fails.
+   */
+  CompletableFuture<MeasurementStore.Result> submit(
+      List<org.netweather.api.v1.SeriesPoints> batches, String caller) {
+    SeriesState[] known = store.resolve(batches);
+    try {
+      MeasurementStore.validate(batches, known, clock.millis());
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return store.append(batches, known, caller);
+  }
+
   @Override
   public StreamObserver<AppendStreamRequest> appendStream(
       StreamObserver<AppendStreamResponse> out) {
+    String caller = Caller.current().key();
     return new AppendStream(
-        store, clock, Caller.current().key(), (ServerCallStreamObserver<AppendStreamResponse>) out);
+        batches -> submit(batches, caller), (ServerCallStreamObserver<AppendStreamResponse>) out);
   }
 
   /**
-   * The status an append that failed ends with: limits and a full queue or disk are back-pressure.
+   * The status an append that failed ends with: a bad batch is INVALID_ARGUMENT; limits and a full
+   * queue or disk are back-pressure.
    */
   static StatusRuntimeException statusOf(Throwable err) {
     if (err instanceof RejectedExecutionException

@@ -206,29 +206,24 @@ class Issue14StoreLimitsTest {
     assertEquals(1080, store.count("user.x:old"));
 
     // A read of the archive folds every raw point in; the next sealed chunk lets retention run.
-    List<ConsolidatedPoint> hours =
-        stub.fetchConsolidated(
-                FetchConsolidatedRequest.newBuilder()
-                    .setSeries("user.x:old")
-                    .setResolution(Resolution.RESOLUTION_HOUR)
-                    .setRange(TimeRange.newBuilder().setFromMs(start).setToMs(clock.millis()))
-                    .build())
-            .getPointsList();
+    List<ConsolidatedPoint> hours = hourRows("user.x:old", start);
     assertTrue(hours.size() >= 2, "hour rows " + hours.size());
     stub.append(tenSecondPoints("user.x:old", start, 1080, 120));
     long kept = store.count("user.x:old");
     // Chunks of 120 points (20 minutes) that ended over an hour ago are gone...
     assertEquals(360, kept);
     // ... and live on in the archive.
-    assertEquals(
-        hours.get(0),
-        stub.fetchConsolidated(
-                FetchConsolidatedRequest.newBuilder()
-                    .setSeries("user.x:old")
-                    .setResolution(Resolution.RESOLUTION_HOUR)
-                    .setRange(TimeRange.newBuilder().setFromMs(start).setToMs(clock.millis()))
-                    .build())
-            .getPoints(0));
+    assertEquals(hours.get(0), hourRows("user.x:old", start).get(0));
+  }
+
+  private List<ConsolidatedPoint> hourRows(String series, long fromMs) {
+    return stub.fetchConsolidated(
+            FetchConsolidatedRequest.newBuilder()
+                .setSeries(series)
+                .setResolution(Resolution.RESOLUTION_HOUR)
+                .setRange(TimeRange.newBuilder().setFromMs(fromMs).setToMs(clock.millis()))
+                .build())
+        .getPointsList();
   }
 
   /** {@code n} points of {@code series}, one every 10 s from {@code start + first * 10 s}. */
