@@ -140,13 +140,18 @@ final class AppendStreams implements AutoCloseable {
       return answer;
     }
 
+    /**
+     * Cancels the stream and ends it at once: the cancel's own error reaches this observer later,
+     * and an append sent in between would fail on a cancelled call instead of opening a fresh one.
+     */
     void cancel(String why) {
       synchronized (this) {
-        if (ended) {
+        if (!markEnded(Status.CANCELLED.withDescription(why).asRuntimeException())) {
           return;
         }
         requests.cancel(why, null);
       }
+      failWaiting();
     }
 
     @Override
@@ -168,13 +173,25 @@ final class AppendStreams implements AutoCloseable {
     }
 
     private void end(StatusRuntimeException why) {
-      synchronized (this) {
-        endedWith = why;
-        ended = true;
+      if (markEnded(why)) {
+        failWaiting();
       }
+    }
+
+    /** Ends the stream once; false if it had ended already. */
+    private synchronized boolean markEnded(StatusRuntimeException why) {
+      if (ended) {
+        return false;
+      }
+      endedWith = why;
+      ended = true;
+      return true;
+    }
+
+    private void failWaiting() {
       forget(this);
       // Whatever was waiting fails with the stream's status, as a unary call would have.
-      waiting.values().forEach(a -> a.completeExceptionally(why));
+      waiting.values().forEach(a -> a.completeExceptionally(endedWith));
       waiting.clear();
     }
   }
