@@ -75,6 +75,9 @@ public final class MeasurementStore implements AutoCloseable {
   private final CreationLimiter limiter;
   private final ArchiveConsolidator archives;
   private final ScheduledExecutorService background;
+  // Checkpoints run here, off the writer; one at a time.
+  private final java.util.concurrent.ExecutorService checkpointer;
+  private volatile boolean checkpointRunning;
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE);
   private final Thread writer;
   private volatile boolean closing;
@@ -127,6 +130,8 @@ public final class MeasurementStore implements AutoCloseable {
     this.background =
         Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("memory-consolidator"));
     archives.start(background);
+    this.checkpointer =
+        Executors.newSingleThreadExecutor(new NamedThreadFactory("memory-checkpoint"));
     this.writer = new Thread(this::writeLoop, "memory-writer");
     this.writer.setDaemon(true);
     this.writer.start();
@@ -488,7 +493,7 @@ public final class MeasurementStore implements AutoCloseable {
       return;
     }
     lastMaintenanceMs = now;
-    checkpointSlice(now);
+    checkpointIfDue(now);
     int slice = Math.max(64, db.seriesCount() / 300);
     // Under the hub's lock: a watcher's view sees a head either before or after it is sealed.
     synchronized (hub) {
@@ -496,27 +501,33 @@ public final class MeasurementStore implements AutoCloseable {
     }
   }
 
-  /**
-   * Advances the checkpoint, starting one when due: a slice of the changed heads each visit, so a
-   * checkpoint of every series takes about 20 s and never holds up appends for long.
-   */
-  private void checkpointSlice(long now) {
-    if (!db.checkpointing()) {
-      if (lastCheckpointMs == 0) {
-        lastCheckpointMs = now;
-      }
-      if (now - lastCheckpointMs < CHECKPOINT_PERIOD_MS
-          && db.loggedBytes() < CHECKPOINT_LOG_BYTES) {
-        return;
-      }
-      lastCheckpointMs = now;
-      db.startCheckpoint();
+  /** Starts a checkpoint on its own thread when one is due and none is running. */
+  private void checkpointIfDue(long now) {
+    if (checkpointRunning) {
+      return;
     }
+    if (lastCheckpointMs == 0) {
+      lastCheckpointMs = now;
+    }
+    if (now - lastCheckpointMs < CHECKPOINT_PERIOD_MS && db.loggedBytes() < CHECKPOINT_LOG_BYTES) {
+      return;
+    }
+    lastCheckpointMs = now;
+    checkpointRunning = true;
     try {
-      db.checkpointStep(Math.max(1000, db.seriesCount() / 100));
-    } catch (IOException e) {
-      // Retried at the next visit; until it succeeds the point log keeps everything.
-      log.warn("checkpoint deferred: {}", e.getMessage());
+      checkpointer.execute(
+          () -> {
+            try {
+              db.checkpoint();
+            } catch (IOException | RuntimeException e) {
+              // Retried when next due; until one succeeds the point log keeps everything.
+              log.warn("checkpoint deferred: {}", e.getMessage());
+            } finally {
+              checkpointRunning = false;
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      checkpointRunning = false;
     }
   }
 
@@ -764,8 +775,11 @@ public final class MeasurementStore implements AutoCloseable {
     }
     archives.close();
     background.shutdownNow();
+    // A checkpoint under way finishes; the database's close writes the last one.
+    checkpointer.shutdown();
     try {
       background.awaitTermination(10, TimeUnit.SECONDS);
+      checkpointer.awaitTermination(60, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -34,7 +34,7 @@ import org.rocksdb.WriteOptions;
  * <pre>
  *   series   name:UTF-8            -&gt; id, created, sealed count, first, max, last value
  *   log      seq:8                 -&gt; {@link PointLog} record: one write group's new points
- *   head     id:8                  -&gt; mark, last log record held, newest value, encoder state
+ *   head     id:8                  -&gt; heads stored by earlier versions, read once
  *   chunks   id:8 minTime:8        -&gt; {@link Chunk}  sealed runs, disjoint and ordered
  *   archives id:8                  -&gt; consolidated archive bytes, in blob files
  *   default  "next-id", "log-next" -&gt; the next series id (never reused), the next log record
@@ -44,16 +44,17 @@ import org.rocksdb.WriteOptions;
  * batch, synced once, holding one point-log record with the group's new points (about 11 bytes
  * each) and the records of the series it creates, so an acknowledged point is on disk and a failed
  * group stores nothing. The heads (each series' newest points, Gorilla-encoded) change only in
- * memory. A checkpoint, every 2 minutes or 128 MiB of log, stores the changed heads a slice at a
- * time between groups and then drops the log records every stored head covers; each stored head
- * names the last record it holds, so opening replays only what came after. A head fills to {@link
- * #CHUNK_POINTS} points and is then sealed into a chunk. A point older than a series' sealed chunks
- * (a back-dated measurement) is merged into the chunk that covers it, so chunks never overlap. On
- * open the series records and the stored heads are read and the log since replayed, skipping what a
- * head or chunk already holds and what belongs to deleted series or lies before sealed chunks.
+ * memory. A checkpoint, every 2 minutes or 128 MiB of log, copies every head into one file beside
+ * the database ({@link HeadCheckpoint}) on a thread of its own, then drops the log records that
+ * every head holds; each head in the file names the last record it holds, so opening replays only
+ * what came after. A head fills to {@link #CHUNK_POINTS} points and is then sealed into a chunk. A
+ * point older than a series' sealed chunks (a back-dated measurement) is merged into the chunk that
+ * covers it, so chunks never overlap. On open the series records and the checkpointed heads are
+ * read (less what was sealed since) and the log since replayed, skipping what a head or chunk
+ * already holds and what belongs to deleted series or lies before sealed chunks.
  *
  * <p>Thread-safety: {@link #commit}, {@link #seal}, {@link #delete} and {@link #trim} are for one
- * writer thread; reads may come from any thread.
+ * writer thread; {@link #checkpoint} and reads may come from any thread.
  */
 public final class SeriesDb implements AutoCloseable {
   /** Points per sealed chunk. */
@@ -79,13 +80,18 @@ public final class SeriesDb implements AutoCloseable {
   private final ColumnFamilyHandle chunksCf;
   private final ColumnFamilyHandle archivesCf;
   private final ColumnFamilyHandle logCf;
-  // Writer thread only: the record being built, the next record's key, bytes logged since the
-  // last finished checkpoint, and the checkpoint under way (null if none).
+  // Writer thread only: the record being built and the next record's key.
   private final PointLog pointLog = new PointLog();
   private long nextSeq;
-  private long loggedBytes;
-  private java.util.Iterator<SeriesState> checkpointing;
-  private long checkpointThrough;
+  // The last log record whose points every head holds, and the bytes logged since the last
+  // checkpoint began (what a restart would replay).
+  private volatile long appliedThrough = -1;
+  private final java.util.concurrent.atomic.AtomicLong loggedBytes =
+      new java.util.concurrent.atomic.AtomicLong();
+  // One checkpoint at a time; heads stored in the head family by earlier versions are dropped by
+  // the first checkpoint file.
+  private final Object checkpointLock = new Object();
+  private boolean legacyHeads;
   private final WriteOptions sync = new WriteOptions().setSync(true);
   private final WriteOptions noSync = new WriteOptions();
   // Archives are rebuilt from raw points after a crash: they need not be logged at all.
@@ -194,15 +200,17 @@ public final class SeriesDb implements AutoCloseable {
       }
     }
     long seriesDone = System.nanoTime();
+    SeriesState[] byId = idIndex;
     try (RocksIterator it = db.newIterator(headCf)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        long id = Keys.id(it.key());
-        SeriesState s = id >= 0 && id < idIndex.length ? idIndex[(int) id] : null;
-        if (s != null) {
-          byte[] v = it.value();
-          s.headSeq = storedHeadSeq(v);
-          s.head = decodeHead(v);
-        }
+        legacyHeads = true;
+        takeHead(byId, Keys.id(it.key()), it.value());
+      }
+    }
+    HeadCheckpoint.read(dir, (id, head) -> takeHead(byId, id, head));
+    for (SeriesState s : byName.values()) {
+      if (s.head != null && s.head.minTime() <= s.sealedMax) {
+        dropSealedFromHead(s);
       }
     }
     long headsDone = System.nanoTime();
@@ -211,6 +219,8 @@ public final class SeriesDb implements AutoCloseable {
     loaded = true;
     for (SeriesState s : byName.values()) {
       synchronized (s) {
+        // Every record in the log is now in the heads, in chunks or rightly skipped.
+        s.headSeq = Math.max(s.headSeq, nextSeq - 1);
         s.summarize();
       }
     }
@@ -223,6 +233,35 @@ public final class SeriesDb implements AutoCloseable {
             replayedPoints,
             (replayDone - headsDone) / 1e9,
             (System.nanoTime() - replayDone) / 1e9);
+  }
+
+  private static void takeHead(SeriesState[] byId, long id, byte[] stored) {
+    SeriesState s = id >= 0 && id < byId.length ? byId[(int) id] : null;
+    long seq = storedHeadSeq(stored);
+    if (s != null && (s.head == null || seq > s.headSeq)) {
+      s.headSeq = seq;
+      s.head = decodeHead(stored);
+    }
+  }
+
+  /**
+   * A checkpointed head may predate a seal stored since: its points are in chunks now (a seal moves
+   * a whole head, so they are all at or before the sealed chunks' newest time) and must not be
+   * counted twice.
+   */
+  private static void dropSealedFromHead(SeriesState s) {
+    GorillaEncoder kept = null;
+    GorillaDecoder d = s.head.decoder();
+    while (d.hasNext()) {
+      d.next();
+      if (d.time() > s.sealedMax) {
+        if (kept == null) {
+          kept = new GorillaEncoder();
+        }
+        kept.add(d.time(), d.value());
+      }
+    }
+    s.head = kept;
   }
 
   /** How long the last open spent on each step, for the log. */
@@ -250,7 +289,7 @@ public final class SeriesDb implements AutoCloseable {
         long seq = Keys.id(it.key());
         nextSeq = Math.max(nextSeq, seq + 1);
         byte[] record = it.value();
-        loggedBytes += record.length;
+        loggedBytes.addAndGet(record.length);
         PointLog.decode(
             record,
             (id, time, value) -> {
@@ -265,12 +304,12 @@ public final class SeriesDb implements AutoCloseable {
                 return;
               }
               s.head.add(time, value);
-              s.dirty = true;
               replayed[0]++;
             });
       }
     }
     this.replayedPoints = replayed[0];
+    appliedThrough = nextSeq - 1;
   }
 
   private static boolean headHolds(GorillaEncoder head, long time) {
@@ -399,8 +438,9 @@ public final class SeriesDb implements AutoCloseable {
         put(batch, logCf, Keys.of(nextSeq), record);
         write(sync, batch);
         nextSeq++;
-        loggedBytes += record.length;
+        loggedBytes.addAndGet(record.length);
       }
+      long seq = nextSeq - 1;
       for (SeriesState s : created) {
         byName.put(s.name, s);
         sorted.put(s.name, s);
@@ -418,7 +458,7 @@ public final class SeriesDb implements AutoCloseable {
                 s.head = new GorillaEncoder();
               }
               s.head.add(p.times[i], p.values[i]);
-              s.dirty = true;
+              s.headSeq = seq;
             }
           }
           if (m != null) {
@@ -427,6 +467,7 @@ public final class SeriesDb implements AutoCloseable {
           s.summarize();
         }
       }
+      appliedThrough = seq;
     } finally {
       exit();
     }
@@ -532,12 +573,10 @@ public final class SeriesDb implements AutoCloseable {
                 Keys.of(s.id, p.times[from]),
                 Chunk.encode(p.times, p.values, from, to));
           }
-          del(batch, headCf, Keys.of(s.id));
           put(batch, seriesCf, s.name.getBytes(StandardCharsets.UTF_8), next.record());
           write(noSync, batch);
         }
         s.head = null;
-        s.dirty = false;
         s.sealedCount = next.sealedCount;
         s.sealedFirst = next.sealedFirst;
         s.sealedMax = next.sealedMax;
@@ -646,80 +685,67 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  /** Point-log bytes that a restart would replay (written since the last finished checkpoint). */
+  /** Point-log bytes that a restart would replay (written since the last checkpoint began). */
   public long loggedBytes() {
-    return loggedBytes;
-  }
-
-  /** Whether a checkpoint is under way. */
-  public boolean checkpointing() {
-    return checkpointing != null;
+    return loggedBytes.get();
   }
 
   /**
-   * Starts a checkpoint: every head changed by the groups committed so far will be stored, a slice
-   * at a time by {@link #checkpointStep}, and then the log records of those groups dropped. Appends
-   * go on meanwhile; their records stay in the log.
+   * Writes every head to a new checkpoint file and then drops the log records it covers. Runs on
+   * any thread while the writer goes on: each head is copied under its own lock, with the last log
+   * record it holds, so appends wait at most for one copy. Takes a few seconds for hundreds of
+   * thousands of series.
    */
-  public void startCheckpoint() {
-    if (checkpointing == null) {
-      checkpointThrough = nextSeq;
-      loggedAtStart = loggedBytes;
-      checkpointing = byName.values().iterator();
-    }
-  }
-
-  private long loggedAtStart;
-
-  /**
-   * Stores up to {@code maxHeads} changed heads of the checkpoint under way (one unsynced batch: a
-   * later synced group makes it durable, and the log still holds its points until then); when every
-   * series was visited, drops the log records the checkpoint covers. Returns true when finished.
-   */
-  public boolean checkpointStep(int maxHeads) throws IOException {
-    if (checkpointing == null) {
-      return true;
-    }
-    enter();
-    try {
-      List<SeriesState> written = new ArrayList<>();
-      try (WriteBatch batch = new WriteBatch()) {
-        while (written.size() < maxHeads && checkpointing.hasNext()) {
-          SeriesState s = checkpointing.next();
-          synchronized (s) {
-            if (!s.dirty || s.deleted || s.head == null) {
-              continue;
-            }
-            put(batch, headCf, Keys.of(s.id), encodeHead(s.head, nextSeq - 1));
-          }
-          written.add(s);
-        }
-        boolean done = !checkpointing.hasNext();
-        if (done) {
-          delRange(batch, logCf, Keys.of(0), Keys.of(checkpointThrough));
-          put(batch, meta, LOG_NEXT, Keys.of(nextSeq));
-        }
-        write(noSync, batch);
-        // Only the writer thread appends, so no head changed since it was encoded above.
-        for (SeriesState s : written) {
-          s.dirty = false;
-        }
-        if (done) {
-          checkpointing = null;
-          loggedBytes -= loggedAtStart;
-        }
-        return done;
-      }
-    } finally {
-      exit();
-    }
-  }
-
-  /** Runs a whole checkpoint now (at close, so that the next open replays nothing). */
   public void checkpoint() throws IOException {
-    startCheckpoint();
-    while (!checkpointStep(10_000)) {
-      // next slice
+    checkpoint(Integer.MAX_VALUE, () -> {});
+  }
+
+  /** As {@link #checkpoint()}, running {@code atPause} after {@code pauseAfter} series (tests). */
+  void checkpoint(int pauseAfter, Runnable atPause) throws IOException {
+    synchronized (checkpointLock) {
+      enter();
+      try {
+        // Every record up to appliedThrough is in the heads already; later ones stay in the log.
+        long through = appliedThrough + 1;
+        long logged = loggedBytes.get();
+        try (HeadCheckpoint.Writer file = new HeadCheckpoint.Writer(dir)) {
+          int visited = 0;
+          for (SeriesState s : byName.values()) {
+            if (visited++ == pauseAfter) {
+              atPause.run();
+            }
+            byte[] head;
+            synchronized (s) {
+              if (s.deleted || s.head == null || s.head.count() == 0) {
+                continue;
+              }
+              head = encodeHead(s.head, s.headSeq);
+            }
+            file.add(s.id, head);
+          }
+          try {
+            // Seals are written unsynced: the chunks that now hold points the file's heads left
+            // behind must be durable before the log that also holds those points goes.
+            db.flushWal(true);
+          } catch (RocksDBException e) {
+            throw io(e);
+          }
+          file.commit();
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+          delRange(batch, logCf, Keys.of(0), Keys.of(through));
+          // The log may be empty now: record numbers go on from here after a restart.
+          put(batch, meta, LOG_NEXT, Keys.of(through));
+          if (legacyHeads) {
+            delRange(batch, headCf, Keys.of(0), Keys.of(Long.MAX_VALUE));
+          }
+          write(noSync, batch);
+        }
+        legacyHeads = false;
+        loggedBytes.addAndGet(-logged);
+      } finally {
+        exit();
+      }
     }
   }
 

@@ -23,9 +23,8 @@ public final class SeriesState {
   long sealedMax = Long.MIN_VALUE;
   double sealedLastValue = Double.NaN;
   GorillaEncoder head;
-  // The head holds points no checkpoint stored yet. Writer thread only.
-  boolean dirty;
-  // The last point-log record the stored head holds, -1 if unknown; read only while opening.
+  // The last point-log record with points the head holds (-1 if unknown): a head checkpointed
+  // with it makes replay skip that record and every earlier one for this series. Guarded by this.
   long headSeq = -1;
   // Every point at or before this instant is folded into the archive (none known after a restart
   // until the consolidator's next visit): retention drops no later point. Guarded by this.

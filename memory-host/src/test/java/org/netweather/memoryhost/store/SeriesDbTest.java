@@ -227,15 +227,18 @@ class SeriesDbTest {
     for (int i = 0; i < 40; i++) {
       append(db, "user.s:h" + i, times(T0, 5, 1000), values(5, i));
     }
-    db.startCheckpoint();
-    assertFalse(db.checkpointStep(10));
-    // Appends go on in the middle of the checkpoint: some to heads already stored, some not.
-    for (int i = 0; i < 40; i += 3) {
-      append(db, "user.s:h" + i, times(T0 + 5000, 2, 1000), values(2, 100));
-    }
-    while (!db.checkpointStep(10)) {
-      // next slice
-    }
+    // Appends go on in the middle of the checkpoint: some to heads already copied, some not.
+    db.checkpoint(
+        20,
+        () -> {
+          try {
+            for (int i = 0; i < 40; i += 3) {
+              append(db, "user.s:h" + i, times(T0 + 5000, 2, 1000), values(2, 100));
+            }
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
     append(db, "user.s:h1", times(T0 + 20_000, 1, 1000), values(1, 7));
     db.closeAsIfKilled();
     try (SeriesDb again = SeriesDb.open(dir)) {
@@ -319,5 +322,63 @@ class SeriesDbTest {
     byte[] cut = java.util.Arrays.copyOf(log.toByteArray(), 20);
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class, () -> PointLog.decode(cut, (id, time, value) -> {}));
+  }
+
+  @Test
+  void sealedAfterTheCheckpoint_thenKilled_theCheckpointedHeadIsNotCountedTwice()
+      throws IOException {
+    SeriesDb db = SeriesDb.open(dir);
+    append(db, "user.x:a", times(T0, 5, 1000), values(5, 0));
+    db.checkpoint();
+    assertTrue(db.seal(db.get("user.x:a"), true));
+    append(db, "user.x:a", times(T0 + 10_000, 2, 1000), values(2, 50));
+    db.closeAsIfKilled();
+    try (SeriesDb again = SeriesDb.open(dir)) {
+      Points p = again.range(again.get("user.x:a"), 0, Long.MAX_VALUE, 1000);
+      assertEquals(7, p.size());
+      assertEquals(7, again.get("user.x:a").count());
+      assertEquals(T0 + 11_000, p.times()[6]);
+    }
+  }
+
+  @Test
+  void checkpoint_dropsTheLogItCovers_andOpenReadsTheHeadsFromItsFile() throws IOException {
+    SeriesDb db = SeriesDb.open(dir);
+    for (int i = 0; i < 30; i++) {
+      append(db, "user.c:h" + i, times(T0, 7, 1000), values(7, i));
+    }
+    db.checkpoint();
+    assertEquals(0, db.loggedBytes());
+    db.closeAsIfKilled();
+    assertTrue(java.nio.file.Files.size(dir.resolve(HeadCheckpoint.FILE)) > 30 * 7);
+    try (SeriesDb again = SeriesDb.open(dir)) {
+      assertEquals(0, again.replayedPoints(), "nothing left in the log");
+      for (int i = 0; i < 30; i++) {
+        Points p = again.range(again.get("user.c:h" + i), 0, Long.MAX_VALUE, 1000);
+        assertArrayEquals(times(T0, 7, 1000), p.times());
+        assertEquals(i + 6.0, p.values()[6]);
+      }
+      // Numbering goes on after the dropped records: a new group is replayed after a kill.
+      append(again, "user.c:h0", times(T0 + 60_000, 1, 1000), values(1, 9));
+      again.closeAsIfKilled();
+    }
+    try (SeriesDb third = SeriesDb.open(dir)) {
+      assertEquals(1, third.replayedPoints());
+      assertEquals(8, third.get("user.c:h0").count());
+    }
+  }
+
+  @Test
+  void aDamagedCheckpointFile_failsTheOpen_namingIt() throws IOException {
+    SeriesDb db = SeriesDb.open(dir);
+    append(db, "user.x:a", times(T0, 5, 1000), values(5, 0));
+    db.close();
+    Path file = dir.resolve(HeadCheckpoint.FILE);
+    byte[] b = java.nio.file.Files.readAllBytes(file);
+    b[b.length / 2] ^= 0x10;
+    java.nio.file.Files.write(file, b);
+    IOException e =
+        org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> SeriesDb.open(dir));
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
   }
 }
