@@ -19,9 +19,12 @@ public final class SeriesName implements Comparable<SeriesName> {
   private final String source;
   private final String destination; // null for a host series
   private final String text;
+  // Looked up once: a store checks every appended value against it.
+  private final Resource known;
 
   private SeriesName(String resource, String source, String destination) {
     this.resource = resource;
+    this.known = Resource.of(resource).orElse(null);
     this.source = source;
     this.destination = destination;
     this.text = resource + ":" + source + (destination == null ? "" : "->" + destination);
@@ -146,14 +149,13 @@ public final class SeriesName implements Comparable<SeriesName> {
 
   /** The known resource, or null for a user series. */
   public Resource knownResource() {
-    return Resource.of(resource).orElse(null);
+    return known;
   }
 
   /** Returns null if {@code value} is acceptable for this series, otherwise why not. */
   public String checkValue(double value) {
-    Resource r = knownResource();
-    if (r != null) {
-      return r.checkValue(value);
+    if (known != null) {
+      return known.checkValue(value);
     }
     return Double.isFinite(value) ? null : "must be finite";
   }
