@@ -104,7 +104,7 @@ final class ArchiveConsolidator implements AutoCloseable {
       backends.load(path, stored);
       boolean changed = false;
       long lastFed;
-      try (RrdDb rrd = open(path, stored == null)) {
+      try (RrdDb rrd = open(path, stored == null, s.firstTime() / 1000 - 1)) {
         long last = rrd.getLastUpdateTime();
         if (s.lastTime() / 1000 > last) {
           Points p = db.range(s, (last + 1) * 1000, Long.MAX_VALUE, MAX_POINTS_PER_UPDATE);
@@ -132,11 +132,16 @@ final class ArchiveConsolidator implements AutoCloseable {
     }
   }
 
-  private RrdDb open(String path, boolean create) throws IOException {
+  /**
+   * Opens an archive, or creates one that starts just before {@code startSec} (the oldest raw
+   * point): started at the epoch, its first update would step through and fill every row of every
+   * archive, the larger part of a new series' first consolidation.
+   */
+  private RrdDb open(String path, boolean create, long startSec) throws IOException {
     if (!create) {
       return RrdDb.getBuilder().setPath(path).setBackendFactory(backends).build();
     }
-    RrdDef def = new RrdDef(path, 0, STEP);
+    RrdDef def = new RrdDef(path, Math.max(0, startSec), STEP);
     def.addDatasource(DS, DsType.GAUGE, 10 * STEP, Double.NaN, Double.NaN);
     def.addArchive(ConsolFun.AVERAGE, 0.5, 1, 2 * 1440);
     for (ConsolFun f : new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.MIN, ConsolFun.MAX}) {
