@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
@@ -429,10 +428,12 @@ public final class MeasurementStore implements AutoCloseable {
       }
     }
     Map<SeriesState, org.netweather.memoryhost.store.PointBuffer> points = new LinkedHashMap<>();
-    Map<String, Points> published = new TreeMap<>();
+    // In the group's order: watchers need no order across series, and sorting hundreds of
+    // names per group cost the writer a tenth of its time.
+    List<Map.Entry<String, Points>> published = new ArrayList<>(fresh.size());
     for (Map.Entry<SeriesState, Gathered> e : fresh.entrySet()) {
       points.put(e.getKey(), e.getValue().points);
-      published.put(e.getKey().name(), e.getValue().points.sortedCopy());
+      published.add(Map.entry(e.getKey().name(), e.getValue().points.sortedCopy()));
     }
     if (!points.isEmpty()) {
       long start = System.nanoTime();

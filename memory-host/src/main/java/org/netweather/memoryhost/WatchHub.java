@@ -88,13 +88,13 @@ final class WatchHub {
   }
 
   /** Called by the writer after points are durable. */
-  synchronized void publish(Map<String, Points> appended) {
+  synchronized void publish(List<Map.Entry<String, Points>> appended) {
     if (watchers.isEmpty()) {
       return;
     }
     // Each series' points become one immutable message part, shared by every watcher of it.
     java.util.List<SeriesPoints> parts = new ArrayList<>(appended.size());
-    for (Map.Entry<String, Points> e : appended.entrySet()) {
+    for (Map.Entry<String, Points> e : appended) {
       parts.add(batch(e.getKey(), e.getValue(), 0, e.getValue().size()).build());
     }
     for (Watcher w : watchers) {
