@@ -381,4 +381,70 @@ class SeriesDbTest {
         org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> SeriesDb.open(dir));
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
   }
+
+  @Test
+  void checkpointsOnAnotherThread_whileAppendsAndSealsGoOn_thenKilled_everyPointOnce()
+      throws Exception {
+    SeriesDb db = SeriesDb.open(dir);
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger checkpoints =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CompletableFuture<Void> checkpointer =
+        java.util.concurrent.CompletableFuture.runAsync(
+            () -> {
+              while (!stop.get()) {
+                try {
+                  db.checkpoint();
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+                checkpoints.incrementAndGet();
+              }
+            });
+    int series = 40;
+    int rounds = 70;
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < series; i++) {
+        // Three points a round: every head fills and is sealed once (at 120) along the way.
+        append(db, "user.p:h" + i, times(T0 + r * 3000L, 3, 1000), values(3, r * 3));
+      }
+    }
+    stop.set(true);
+    checkpointer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(checkpoints.get() >= 2, "checkpoints " + checkpoints.get());
+    db.closeAsIfKilled();
+    try (SeriesDb again = SeriesDb.open(dir)) {
+      for (int i = 0; i < series; i++) {
+        SeriesState s = again.get("user.p:h" + i);
+        Points p = again.range(s, 0, Long.MAX_VALUE, 10_000);
+        assertEquals(rounds * 3, p.size(), s.name());
+        assertEquals(rounds * 3, s.count(), s.name());
+        for (int j = 0; j < p.size(); j++) {
+          assertEquals(T0 + j * 1000L, p.times()[j], s.name());
+          assertEquals(j, p.values()[j], s.name());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aCheckpointCutShortByAKill_isIgnored_andTheNextOneReplacesIt() throws IOException {
+    SeriesDb db = SeriesDb.open(dir);
+    append(db, "user.x:a", times(T0, 5, 1000), values(5, 0));
+    db.checkpoint();
+    append(db, "user.x:a", times(T0 + 5000, 2, 1000), values(2, 5));
+    db.closeAsIfKilled();
+    // What a kill in the middle of writing the next checkpoint leaves.
+    java.nio.file.Files.write(dir.resolve(HeadCheckpoint.FILE + ".new"), new byte[] {1, 2, 3});
+    try (SeriesDb again = SeriesDb.open(dir)) {
+      assertEquals(7, again.get("user.x:a").count());
+      again.checkpoint();
+      assertFalse(java.nio.file.Files.exists(dir.resolve(HeadCheckpoint.FILE + ".new")));
+    }
+    try (SeriesDb third = SeriesDb.open(dir)) {
+      Points p = third.range(third.get("user.x:a"), 0, Long.MAX_VALUE, 100);
+      assertArrayEquals(times(T0, 7, 1000), p.times());
+    }
+  }
 }
