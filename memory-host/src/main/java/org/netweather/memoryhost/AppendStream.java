@@ -19,6 +19,10 @@ import org.netweather.api.v1.SeriesPoints;
  */
 final class AppendStream implements StreamObserver<AppendStreamRequest> {
   static final int WINDOW = 64;
+  // Answered requests are handed back to the transport as credit this many at a time, since each
+  // grant is a task (and often a wake-up) for the transport's event loop. At most GRANT - 1
+  // answered requests wait for their credit, so at least WINDOW - GRANT + 1 can always be taken.
+  static final int GRANT = 16;
 
   private final Function<List<SeriesPoints>, CompletableFuture<MeasurementStore.Result>> submit;
   private final ServerCallStreamObserver<AppendStreamResponse> out;
@@ -84,10 +88,11 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
       done = true; // closed under us (an authorization refusal, a cancel racing this answer)
       return;
     }
-    if (out.isReady()) {
-      out.request(1);
-    } else {
-      owed++; // taken once the caller reads its answers again
+    owed++;
+    // Not while the caller is not reading its answers: then its credit waits for onReady.
+    if (owed >= GRANT && out.isReady()) {
+      out.request(owed);
+      owed = 0;
     }
     if (halfClosed && inFlight == 0) {
       done = true;
