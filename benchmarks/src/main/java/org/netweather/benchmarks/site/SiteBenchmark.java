@@ -47,13 +47,15 @@ import org.netweather.client.NetWeatherClient;
  * window; figures vary by about a third between runs on this shared machine):
  *
  * <pre>
- * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 151-178 s; exactly once
- *                 (5 588 304 acknowledged = stored; 200 series read back fully).
- *   memory-host   0.26-0.33 core, 27.3-34.3 us per measurement, 6-9 KiB RSS per series,
- *                 653 descriptors, 26-35 B disk per point; restart SERVING 24.2-31.3 s
- *   forecaster    0.12-0.19 core, 12.8-19.7 us per measurement, 31.0-31.7 KiB per series
- *   nameserver    166 heartbeats/s, 0.05 core; append p99 28-31 ms, append-to-forecast p99 20-22 ms
- *   per thread (us per measurement): transport 9.9, writer 9.3, archives 2.3-4.5, RocksDB 2.9
+ * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 126-148 s; exactly once
+ *                 (5 080 117-5 284 243 acknowledged = stored; 200 series read back fully).
+ *   memory-host   0.23-0.26 core, 24.0-27.6 us per measurement, 9 KiB RSS per series,
+ *                 648-650 descriptors, 32-38 B disk per point; restart SERVING 20.6-27.0 s
+ *   forecaster    0.12-0.19 core, 13.0-19.6 us per measurement, 31.3-31.7 KiB per series
+ *   nameserver    166 heartbeats/s, 0.04-0.05 core; append p99 17-36 ms, append-to-forecast
+ *                 p99 18-98 ms
+ *   per thread (us per measurement): transport 9.3-10.6, writer 7.6-8.6, archives 3.2-4.4,
+ *                 RocksDB 1.0-1.5, head checkpoints 0.4-0.6
  * --hosts 1000    memory-host 0.07 core (73.6 us), forecaster 0.04 core (45.6 us); restart 9.6 s
  * --hosts 200     memory-host 0.06 core (325 us), forecaster 0.04 core (216 us)
  * </pre>
