@@ -24,10 +24,11 @@ import org.netweather.memoryhost.store.SeriesState;
  *
  * <p>Defaults: 470 000 series (10 000 hosts), 60 points each, 2 replayed per series, 3 rounds.
  *
- * <p>Last results (2-vCPU VM, ext4, quiet, 2026-11-26): open 2.0-2.5 s (series records 0.8-1.1 s,
- * heads 0.5-0.9 s from the checkpoint file, 940 000 points replayed in 0.4-0.5 s); 2.3-2.9 s with
- * heads in a RocksDB column family (heads 0.9-1.6 s), 4.2-4.5 s when heads were decoded to find
- * their newest value.
+ * <p>Last results (2-vCPU VM, ext4, quiet, 2026-11-26): open 1.4-1.8 s (series records 0.8-1.4 s
+ * while a second thread reads the heads' checkpoint file, then 0.1 s more for heads; 940 000 points
+ * replayed in 0.3-0.4 s); 2.0-2.5 s with the file read after the records (heads 0.5-0.9 s); 2.3-2.9
+ * s with heads in a RocksDB column family (heads 0.9-1.6 s), 4.2-4.5 s when heads were decoded to
+ * find their newest value.
  */
 public final class StoreOpenBenchmark {
   private static final long T0 = 1_700_000_000_000L;

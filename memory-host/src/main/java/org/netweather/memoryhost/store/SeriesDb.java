@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -184,6 +185,17 @@ public final class SeriesDb implements AutoCloseable {
     } catch (RocksDBException e) {
       throw io(e);
     }
+    // The checkpoint file is read and decoded on a second thread while the series records are
+    // read here: the steps overlap, and under load the open gets two threads' share of the CPU.
+    int headCapacity = (int) Math.min(nextId + 1024, 1 << 26);
+    CompletableFuture<CheckpointedHeads> fromFile =
+        CompletableFuture.supplyAsync(
+            () -> CheckpointedHeads.read(dir, headCapacity),
+            r -> {
+              Thread t = new Thread(r, "memory-open-heads");
+              t.setDaemon(true);
+              t.start();
+            });
     // Ids are dense (one counter, never reused): an array finds a series by id without boxing.
     SeriesState[] idIndex = new SeriesState[(int) Math.min(nextId + 1024, Integer.MAX_VALUE - 8)];
     try (RocksIterator it = db.newIterator(seriesCf)) {
@@ -207,7 +219,16 @@ public final class SeriesDb implements AutoCloseable {
         takeHead(byId, Keys.id(it.key()), it.value());
       }
     }
-    HeadCheckpoint.read(dir, (id, head) -> takeHead(byId, id, head));
+    CheckpointedHeads checkpointed;
+    try {
+      checkpointed = fromFile.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof java.io.UncheckedIOException u) {
+        throw u.getCause();
+      }
+      throw e;
+    }
+    checkpointed.attachTo(byId);
     for (SeriesState s : byName.values()) {
       if (s.head != null && s.head.minTime() <= s.sealedMax) {
         dropSealedFromHead(s);
@@ -241,6 +262,51 @@ public final class SeriesDb implements AutoCloseable {
     if (s != null && (s.head == null || seq > s.headSeq)) {
       s.headSeq = seq;
       s.head = decodeHead(stored);
+    }
+  }
+
+  /** The heads of the checkpoint file, decoded and indexed by series id. */
+  private static final class CheckpointedHeads {
+    private GorillaEncoder[] heads;
+    private long[] seqs;
+
+    private CheckpointedHeads(int capacity) {
+      heads = new GorillaEncoder[capacity];
+      seqs = new long[capacity];
+    }
+
+    static CheckpointedHeads read(Path dir, int capacity) {
+      CheckpointedHeads h = new CheckpointedHeads(capacity);
+      try {
+        HeadCheckpoint.read(dir, h::add);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return h;
+    }
+
+    private void add(long id, byte[] stored) throws IOException {
+      if (id >= Integer.MAX_VALUE - 8) {
+        throw new IOException("head checkpoint names series id " + id + ", beyond any issued");
+      }
+      if (id >= heads.length) {
+        int n = (int) Math.min(Math.max(2L * heads.length, id + 1), Integer.MAX_VALUE - 8);
+        heads = Arrays.copyOf(heads, n);
+        seqs = Arrays.copyOf(seqs, n);
+      }
+      heads[(int) id] = decodeHead(stored);
+      seqs[(int) id] = storedHeadSeq(stored);
+    }
+
+    /** Gives each live series its head, unless it holds a newer one (from the head family). */
+    void attachTo(SeriesState[] byId) {
+      for (int id = 0; id < heads.length; id++) {
+        SeriesState s = heads[id] != null && id < byId.length ? byId[id] : null;
+        if (s != null && (s.head == null || seqs[id] > s.headSeq)) {
+          s.headSeq = seqs[id];
+          s.head = heads[id];
+        }
+      }
     }
   }
 
