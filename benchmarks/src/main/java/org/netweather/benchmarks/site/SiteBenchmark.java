@@ -47,11 +47,11 @@ import org.netweather.client.NetWeatherClient;
  * window; figures vary by about a third between runs on this shared machine):
  *
  * <pre>
- * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 126-148 s; exactly once
- *                 (5 080 117-5 284 243 acknowledged = stored; 200 series read back fully).
- *   memory-host   0.23-0.26 core, 24.0-27.6 us per measurement, 9 KiB RSS per series,
- *                 648-650 descriptors, 32-38 B disk per point; restart SERVING 20.6-27.0 s
- *   forecaster    0.12-0.19 core, 13.0-19.6 us per measurement, 31.3-31.7 KiB per series
+ * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 126-163 s; exactly once
+ *                 (5 080 117-5 571 356 acknowledged = stored; 200 series read back fully).
+ *   memory-host   0.23-0.26 core, 24.0-27.6 us per measurement, 7-9 KiB RSS per series,
+ *                 648-651 descriptors, 28-38 B disk per point; restart SERVING 18.7-30.4 s
+ *   forecaster    0.12-0.22 core, 13.0-22.7 us per measurement, 31.3-31.7 KiB per series
  *   nameserver    166 heartbeats/s, 0.04-0.05 core; append p99 17-36 ms, append-to-forecast
  *                 p99 18-98 ms
  *   per thread (us per measurement): transport 9.3-10.6, writer 7.6-8.6, archives 3.2-4.4,
