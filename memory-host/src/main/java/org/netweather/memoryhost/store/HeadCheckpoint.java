@@ -144,10 +144,6 @@ final class HeadCheckpoint {
       committed = true;
     }
 
-    long entries() {
-      return count;
-    }
-
     @Override
     public void close() throws IOException {
       if (!committed) {

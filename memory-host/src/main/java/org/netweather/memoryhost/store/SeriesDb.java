@@ -1,6 +1,7 @@
 package org.netweather.memoryhost.store;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +11,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -87,8 +90,7 @@ public final class SeriesDb implements AutoCloseable {
   // The last log record whose points every head holds, and the bytes logged since the last
   // checkpoint began (what a restart would replay).
   private volatile long appliedThrough = -1;
-  private final java.util.concurrent.atomic.AtomicLong loggedBytes =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong loggedBytes = new AtomicLong();
   // One checkpoint at a time; heads stored in the head family by earlier versions are dropped by
   // the first checkpoint file.
   private final Object checkpointLock = new Object();
@@ -222,8 +224,8 @@ public final class SeriesDb implements AutoCloseable {
     CheckpointedHeads checkpointed;
     try {
       checkpointed = fromFile.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      if (e.getCause() instanceof java.io.UncheckedIOException u) {
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof UncheckedIOException u) {
         throw u.getCause();
       }
       throw e;
@@ -258,10 +260,16 @@ public final class SeriesDb implements AutoCloseable {
 
   private static void takeHead(SeriesState[] byId, long id, byte[] stored) {
     SeriesState s = id >= 0 && id < byId.length ? byId[(int) id] : null;
-    long seq = storedHeadSeq(stored);
-    if (s != null && (s.head == null || seq > s.headSeq)) {
+    if (s != null) {
+      offerHead(s, storedHeadSeq(stored), decodeHead(stored));
+    }
+  }
+
+  /** Gives a series a stored head unless it holds a newer one (from the other place read). */
+  private static void offerHead(SeriesState s, long seq, GorillaEncoder head) {
+    if (s.head == null || seq > s.headSeq) {
       s.headSeq = seq;
-      s.head = decodeHead(stored);
+      s.head = head;
     }
   }
 
@@ -280,7 +288,7 @@ public final class SeriesDb implements AutoCloseable {
       try {
         HeadCheckpoint.read(dir, h::add);
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
       return h;
     }
@@ -298,13 +306,12 @@ public final class SeriesDb implements AutoCloseable {
       seqs[(int) id] = storedHeadSeq(stored);
     }
 
-    /** Gives each live series its head, unless it holds a newer one (from the head family). */
+    /** Offers each live series its head from the file. */
     void attachTo(SeriesState[] byId) {
       for (int id = 0; id < heads.length; id++) {
         SeriesState s = heads[id] != null && id < byId.length ? byId[id] : null;
-        if (s != null && (s.head == null || seqs[id] > s.headSeq)) {
-          s.headSeq = seqs[id];
-          s.head = heads[id];
+        if (s != null) {
+          offerHead(s, seqs[id], heads[id]);
         }
       }
     }
