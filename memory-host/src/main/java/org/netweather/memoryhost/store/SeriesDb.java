@@ -1135,6 +1135,12 @@ public final class SeriesDb implements AutoCloseable {
 
   private void delRange(WriteBatch b, ColumnFamilyHandle cf, byte[] from, byte[] to)
       throws IOException {
+    if (Arrays.compareUnsigned(from, to) >= 0) {
+      // Nothing to delete, and RocksDB must not log it: it counts an empty range deletion when
+      // writing but not when replaying its log, and then refuses to open ("sequence number is
+      // being set backwards").
+      return;
+    }
     try {
       b.deleteRange(cf, from, to);
     } catch (RocksDBException e) {

@@ -42,6 +42,27 @@ class SeriesDbTest {
   }
 
   @Test
+  void aStoreThatNeverLoggedAPoint_opensAgainAfterEveryCleanClose() throws IOException {
+    // A clean close checkpoints; with nothing logged yet the log's range to drop is empty, and
+    // RocksDB counts an empty range deletion when writing but not when replaying its own log, so
+    // the third open failed with "sequence number is being set backwards during recovery".
+    for (int i = 0; i < 4; i++) {
+      try (SeriesDb db = SeriesDb.open(dir)) {
+        assertEquals(0, db.seriesCount());
+      }
+    }
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      append(db, "h1/cpu.availability", new long[] {T0}, new double[] {0.5});
+    }
+    for (int i = 0; i < 3; i++) {
+      try (SeriesDb db = SeriesDb.open(dir)) {
+        SeriesState s = db.get("h1/cpu.availability");
+        assertEquals(1, s.count());
+      }
+    }
+  }
+
+  @Test
   void randomAppends_inAnyOrder_readBackAsTheSortedSet_beforeAndAfterReopen() throws IOException {
     Random rnd = new Random(7);
     TreeMap<Long, Double> expected = new TreeMap<>();
