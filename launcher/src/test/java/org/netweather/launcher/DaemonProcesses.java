@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Starts NetWeather daemons as separate processes through {@code bin/nws}, for *IT tests. */
@@ -27,6 +28,11 @@ final class DaemonProcesses implements AutoCloseable {
 
   /** Runs {@code bin/nws ARGS...}, with stdout and stderr in {@code logs/NAME.log}. */
   Process start(String name, String... args) throws IOException {
+    return start(name, Map.of(), args);
+  }
+
+  /** As {@link #start(String, String...)}, with {@code env} added to the environment. */
+  Process start(String name, Map<String, String> env, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(home.resolve("bin/nws").toString());
     cmd.addAll(List.of(args));
@@ -35,6 +41,7 @@ final class DaemonProcesses implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".log").toFile()));
     pb.environment().put("NWS_JAVA_OPTS", "-Xmx256m");
+    pb.environment().putAll(env);
     Process p = pb.start();
     started.add(p);
     return p;
