@@ -42,6 +42,75 @@ class SeriesDbTest {
   }
 
   @Test
+  void randomLifecycles_whatTheStoreShowedBeforeACloseOrKill_isWhatItShowsAfter()
+      throws IOException {
+    // Appends (some back-dated), seals, deletes and checkpoints in random order, with clean
+    // closes and kills between them; a model of every series is checked after each reopen.
+    for (long seed = 1; seed <= 6; seed++) {
+      Random random = new Random(seed);
+      Path store = dir.resolve("seed-" + seed);
+      Map<String, TreeMap<Long, Double>> model = new TreeMap<>();
+      long[] clock = {T0};
+      SeriesDb db = SeriesDb.open(store);
+      try {
+        for (int step = 0; step < 80; step++) {
+          String name = "h" + random.nextInt(5) + "/cpu.availability";
+          int op = random.nextInt(100);
+          if (op < 60) {
+            TreeMap<Long, Double> m = model.computeIfAbsent(name, k -> new TreeMap<>());
+            int n = 1 + random.nextInt(random.nextBoolean() ? 5 : 150);
+            long[] t = new long[n];
+            double[] v = new double[n];
+            for (int i = 0; i < n; i++) {
+              boolean backDated = !m.isEmpty() && random.nextInt(10) == 0;
+              t[i] = backDated ? m.firstKey() - 1 - random.nextInt(1000) : (clock[0] += 1000);
+              v[i] = random.nextInt(1000) / 1000.0;
+            }
+            append(db, name, t, v);
+            for (int i = 0; i < n; i++) {
+              m.putIfAbsent(t[i], v[i]);
+            }
+          } else if (op < 70 && db.get(name) != null) {
+            db.seal(db.get(name), random.nextBoolean());
+          } else if (op < 76 && db.get(name) != null) {
+            db.delete(List.of(db.get(name)));
+            model.remove(name);
+          } else if (op < 84) {
+            db.checkpoint();
+          } else if (op < 92) {
+            db.close();
+            db = SeriesDb.open(store);
+            checkModel(db, model, "seed " + seed + " step " + step + " after a clean close");
+          } else {
+            db.closeAsIfKilled();
+            db = SeriesDb.open(store);
+            checkModel(db, model, "seed " + seed + " step " + step + " after a kill");
+          }
+        }
+      } finally {
+        db.close();
+      }
+      try (SeriesDb reopened = SeriesDb.open(store)) {
+        checkModel(reopened, model, "seed " + seed + " at the end");
+      }
+    }
+  }
+
+  private static void checkModel(SeriesDb db, Map<String, TreeMap<Long, Double>> model, String when)
+      throws IOException {
+    assertEquals(model.keySet().size(), db.seriesCount(), when + ": series " + model.keySet());
+    for (Map.Entry<String, TreeMap<Long, Double>> e : model.entrySet()) {
+      SeriesState s = db.get(e.getKey());
+      Points all = db.range(s, 0, Long.MAX_VALUE, Integer.MAX_VALUE);
+      long[] times = e.getValue().keySet().stream().mapToLong(Long::longValue).toArray();
+      double[] values = e.getValue().values().stream().mapToDouble(Double::doubleValue).toArray();
+      assertArrayEquals(times, all.times(), when + ": times of " + e.getKey());
+      assertArrayEquals(values, all.values(), when + ": values of " + e.getKey());
+      assertEquals(times.length, s.count(), when + ": count of " + e.getKey());
+    }
+  }
+
+  @Test
   void aStoreThatNeverLoggedAPoint_opensAgainAfterEveryCleanClose() throws IOException {
     // A clean close checkpoints; with nothing logged yet the log's range to drop is empty, and
     // RocksDB counts an empty range deletion when writing but not when replaying its own log, so
