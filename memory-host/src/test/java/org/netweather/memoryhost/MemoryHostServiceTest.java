@@ -194,6 +194,29 @@ class MemoryHostServiceTest {
   }
 
   @Test
+  void fetchConsolidated_foldsNewPointsIntoTheStoredArchive_visitAfterVisit() {
+    // Each read folds what arrived since the last into the archive it stored then: minute one
+    // holds 10 throughout, minute two 30, and a read with nothing new changes nothing.
+    long base = (clock.millis() / 60_000 - 30) * 60_000;
+    FetchConsolidatedRequest twoMinutes =
+        FetchConsolidatedRequest.newBuilder()
+            .setSeries("user.x:a")
+            .setResolution(Resolution.RESOLUTION_MINUTE)
+            .setRange(TimeRange.newBuilder().setFromMs(base).setToMs(base + 119_000))
+            .build();
+    append(points("user.x:a", new long[] {base - 1_000, base + 30_000, base + 60_000}, 10, 10, 10));
+    assertEquals(1, stub.fetchConsolidated(twoMinutes).getPointsCount());
+    append(points("user.x:a", new long[] {base + 90_000, base + 120_000}, 30, 30));
+    for (int read = 0; read < 2; read++) {
+      List<ConsolidatedPoint> rows = stub.fetchConsolidated(twoMinutes).getPointsList();
+      assertEquals(2, rows.size(), rows.toString());
+      assertEquals(10, rows.get(0).getAverage(), 1e-9);
+      assertEquals(base + 60_000, rows.get(1).getTimestampMs());
+      assertEquals(30, rows.get(1).getAverage(), 1e-9);
+    }
+  }
+
+  @Test
   void listSeries_summarisesAndFilters() {
     append(
         points("cpu.availability:alpha", new long[] {t(1), t(2)}, 0.25, 0.75),
