@@ -39,7 +39,9 @@ record SiteOptions(
         --hosts N                 simulated hosts (required)
         --fill-rate X             speed of simulated time in the fill phase (10)
         --fill-max S              give up filling after S seconds (600)
-        --settle S                seconds at real rate before those measured, for the JIT (60)
+        --settle S                seconds at real rate before those measured (300): the JIT,
+                                  the heap's first touch and the archives' catching up with
+                                  the fill take about five minutes after a start
         --real S                  seconds at real rate before the restarts (60)
         --after-restart S         seconds of load after each restart (30)
         --spools N                spools, each with its Delivery (min(hosts, 2000))
@@ -88,7 +90,7 @@ record SiteOptions(
             hosts,
             Double.parseDouble(m.getOrDefault("fill-rate", "10")),
             positive(m, "fill-max", 600),
-            Math.max(0, Integer.parseInt(m.getOrDefault("settle", "60"))),
+            Math.max(0, Integer.parseInt(m.getOrDefault("settle", "300"))),
             positive(m, "real", 60),
             positive(m, "after-restart", 30),
             positive(m, "spools", Math.min(hosts, 2000)),

@@ -88,9 +88,10 @@ final class SitePhases {
 
   void real(SimClock clock) throws Exception {
     clock.setRate(1);
-    // The daemons' JIT compilers work for minutes after a start (the memory-host's C2 spends
-    // much of a short first minute compiling): let them settle so the measured window shows the
-    // steady cost per measurement.
+    // For about five minutes after a start the memory-host's cost per measurement is a third
+    // higher than it stays: its C2 compiler is still at work, its heap is touched for the first
+    // time (page faults) and its archives fold the fill's backlog. Let that pass so the measured
+    // window shows the steady cost per measurement.
     ledger.startPhase(Phase.SETTLE);
     long settled = System.nanoTime() + options.settleSeconds() * 1_000_000_000L;
     while (System.nanoTime() < settled) {
