@@ -43,20 +43,22 @@ import org.netweather.client.NetWeatherClient;
  * {@code --dir} with {@code --keep true}.
  *
  * <p>Results, 2-vCPU VM (ext4), every daemon and the simulated site on the same two cores,
- * 2026-11-26 ({@code --fill-rate 2 --settle 60 --real 120}; CPU per measurement over the real-rate
- * window; figures vary by about a third between runs on this shared machine):
+ * 2026-11-26 ({@code --fill-rate 2 --real 120}, settled 300 s; CPU per measurement over the
+ * real-rate window; figures vary by up to a third between runs on this shared machine):
  *
  * <pre>
- * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 126-163 s; exactly once
- *                 (5 080 117-5 571 356 acknowledged = stored; 200 series read back fully).
- *   memory-host   0.23-0.26 core, 24.0-27.6 us per measurement, 7-9 KiB RSS per series,
- *                 648-651 descriptors, 28-38 B disk per point; restart SERVING 18.7-30.4 s
- *   forecaster    0.12-0.22 core, 13.0-22.7 us per measurement, 31.3-31.7 KiB per series
- *   nameserver    166 heartbeats/s, 0.04-0.05 core; append p99 17-36 ms, append-to-forecast
- *                 p99 18-98 ms
- *   per thread (us per measurement): transport 9.3-10.6, writer 7.6-8.6, archives 3.2-4.4,
- *                 RocksDB 1.0-1.5, head checkpoints 0.4-0.6
- * --hosts 1000    memory-host 0.07 core (73.6 us), forecaster 0.04 core (45.6 us); restart 9.6 s
+ * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 128-146 s; exactly once
+ *                 (7 198 493 and 7 531 783 acknowledged = stored; 200 series read back fully).
+ *   memory-host   0.17-0.19 core, 18.3-20.4 us per measurement (23.4-23.9 with --settle 60),
+ *                 8.5-9.5 KiB RSS per series, 652 descriptors, 27-29 B disk per point;
+ *                 restart SERVING 20.0-22.5 s (16.6-23.2 s in runs with --settle 60)
+ *   forecaster    0.16-0.17 core, 17.1-17.9 us per measurement, 31.5-31.7 KiB per series;
+ *                 restart SERVING 6.0-7.6 s
+ *   nameserver    166 heartbeats/s, 0.04 core; append p99 40-43 ms, append-to-forecast
+ *                 p99 24-31 ms
+ *   per thread (us per measurement): transport 8.2-8.6, writer 4.3-4.4, RocksDB compaction
+ *                 2.9-3.5, archives 0.8, C2 0.2-1.1, watch 0.5, head checkpoints 0.3
+ * --hosts 1000    memory-host 0.07 core (69.4 us), forecaster 0.04 core (44.1 us); restart 6.3 s
  * --hosts 200     memory-host 0.06 core (325 us), forecaster 0.04 core (216 us)
  * </pre>
  *
