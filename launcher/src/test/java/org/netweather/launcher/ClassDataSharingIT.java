@@ -28,9 +28,7 @@ class ClassDataSharingIT {
   @Test
   @Timeout(360)
   void firstStartRecords_secondBuildsTheArchive_thirdMapsIt() throws Exception {
-    Path cds = dir.resolve("cds");
-    Files.createDirectories(cds);
-    Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString("rwx------"));
+    Path cds = cacheDir("cds", "rwx------");
     Path stale = Files.writeString(cds.resolve("nameserver-1.jsa"), "an earlier build's archive");
     Map<String, String> env = Map.of("NWS_CDS_DIR", cds.toString());
     Path config = config();
@@ -70,9 +68,7 @@ class ClassDataSharingIT {
   @Test
   @Timeout(120)
   void aCacheDirectoryOthersMayWriteTo_isNotUsed() throws Exception {
-    Path cds = dir.resolve("shared-cds");
-    Files.createDirectories(cds);
-    Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path cds = cacheDir("shared-cds", "rwxrwxrwx");
     try (DaemonProcesses procs = new DaemonProcesses(dir.resolve("logs"))) {
       Process p =
           procs.start(
@@ -86,6 +82,12 @@ class ClassDataSharingIT {
       assertFalse(Files.readString(Path.of("/proc/" + p.pid() + "/cmdline")).contains("XX:Share"));
       stop(p);
     }
+  }
+
+  private Path cacheDir(String name, String permissions) throws IOException {
+    Path cds = Files.createDirectories(dir.resolve(name));
+    Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString(permissions));
+    return cds;
   }
 
   private Path config() throws IOException {

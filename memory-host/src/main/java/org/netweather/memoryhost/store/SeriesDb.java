@@ -189,7 +189,7 @@ public final class SeriesDb implements AutoCloseable {
     }
     // The checkpoint file is read and decoded on a second thread while the series records are
     // read here: the steps overlap, and under load the open gets two threads' share of the CPU.
-    int headCapacity = (int) Math.min(nextId + 1024, 1 << 26);
+    int headCapacity = (int) Math.min(nextId + 16, 1 << 22);
     CompletableFuture<CheckpointedHeads> fromFile =
         CompletableFuture.supplyAsync(
             () -> CheckpointedHeads.read(dir, headCapacity),
@@ -273,14 +273,20 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  /** The heads of the checkpoint file, decoded and indexed by series id. */
+  /**
+   * The heads of the checkpoint file, decoded, in the file's order. Held as read, not indexed by
+   * id, so what a damaged file can make the open hold is bounded by the file's own entries.
+   */
   private static final class CheckpointedHeads {
-    private GorillaEncoder[] heads;
+    private long[] ids;
     private long[] seqs;
+    private GorillaEncoder[] heads;
+    private int size;
 
     private CheckpointedHeads(int capacity) {
-      heads = new GorillaEncoder[capacity];
+      ids = new long[capacity];
       seqs = new long[capacity];
+      heads = new GorillaEncoder[capacity];
     }
 
     static CheckpointedHeads read(Path dir, int capacity) {
@@ -294,24 +300,24 @@ public final class SeriesDb implements AutoCloseable {
     }
 
     private void add(long id, byte[] stored) throws IOException {
-      if (id >= Integer.MAX_VALUE - 8) {
-        throw new IOException("head checkpoint names series id " + id + ", beyond any issued");
-      }
-      if (id >= heads.length) {
-        int n = (int) Math.min(Math.max(2L * heads.length, id + 1), Integer.MAX_VALUE - 8);
-        heads = Arrays.copyOf(heads, n);
+      if (size == ids.length) {
+        int n = Math.max(16, 2 * size);
+        ids = Arrays.copyOf(ids, n);
         seqs = Arrays.copyOf(seqs, n);
+        heads = Arrays.copyOf(heads, n);
       }
-      heads[(int) id] = decodeHead(stored);
-      seqs[(int) id] = storedHeadSeq(stored);
+      ids[size] = id;
+      seqs[size] = storedHeadSeq(stored);
+      heads[size] = decodeHead(stored);
+      size++;
     }
 
     /** Offers each live series its head from the file. */
     void attachTo(SeriesState[] byId) {
-      for (int id = 0; id < heads.length; id++) {
-        SeriesState s = heads[id] != null && id < byId.length ? byId[id] : null;
+      for (int i = 0; i < size; i++) {
+        SeriesState s = ids[i] >= 0 && ids[i] < byId.length ? byId[(int) ids[i]] : null;
         if (s != null) {
-          offerHead(s, seqs[id], heads[id]);
+          offerHead(s, seqs[i], heads[i]);
         }
       }
     }
