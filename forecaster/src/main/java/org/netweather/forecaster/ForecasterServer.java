@@ -12,7 +12,7 @@ import org.netweather.api.v1.Registration;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.model.SeriesPattern;
 import org.netweather.runtime.Daemon;
-import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.StreamLimits;
 
 /**
  * The forecaster daemon: finds memory-hosts through the nameserver, follows their appends into a
@@ -79,7 +79,8 @@ public final class ForecasterServer implements AutoCloseable {
                   new ForecasterService(
                       forecasts,
                       layout,
-                      new WatchLimits("forecaster", props.maxWatches, props.maxWatchesPerCaller))));
+                      StreamLimits.watches(
+                          "forecaster", props.maxWatches, props.maxWatchesPerCaller))));
           String host = Daemon.host(props.host);
           Registration.Builder reg = daemon.registration("forecaster", host, host);
           if (!props.name.isEmpty()) {

@@ -23,7 +23,7 @@ import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.model.SeriesName;
 import org.netweather.model.SeriesPattern;
 import org.netweather.runtime.Statuses;
-import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.StreamLimits;
 import org.netweather.runtime.auth.Caller;
 
 /** The {@code netweather.v1.Forecaster} gRPC service over {@link SeriesForecasts}. */
@@ -34,14 +34,14 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   private final SeriesForecasts forecasts;
   private final BatteryLayout layout;
   private final WatchIndex watchers = new WatchIndex();
-  private final WatchLimits watchLimits;
+  private final StreamLimits watchLimits;
 
   public ForecasterService(SeriesForecasts forecasts, BatteryLayout layout) {
-    this(forecasts, layout, new WatchLimits("forecaster", 1024, 64));
+    this(forecasts, layout, StreamLimits.watches("forecaster", 1024, 64));
   }
 
   public ForecasterService(
-      SeriesForecasts forecasts, BatteryLayout layout, WatchLimits watchLimits) {
+      SeriesForecasts forecasts, BatteryLayout layout, StreamLimits watchLimits) {
     this.forecasts = forecasts;
     this.layout = layout;
     this.watchLimits = watchLimits;

@@ -26,6 +26,7 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
 
   private final Function<List<SeriesPoints>, CompletableFuture<MeasurementStore.Result>> submit;
   private final ServerCallStreamObserver<AppendStreamResponse> out;
+  private final Runnable onCancel;
   // All guarded by this: answers come from the writer's completions, requests from the transport.
   private int inFlight;
   private int owed;
@@ -34,12 +35,15 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
 
   /**
    * @param submit validates and queues one request's batches, as Append does
+   * @param onCancel run once if the caller cancels the stream or goes away
    */
   AppendStream(
       Function<List<SeriesPoints>, CompletableFuture<MeasurementStore.Result>> submit,
-      ServerCallStreamObserver<AppendStreamResponse> out) {
+      ServerCallStreamObserver<AppendStreamResponse> out,
+      Runnable onCancel) {
     this.submit = submit;
     this.out = out;
+    this.onCancel = onCancel;
     out.disableAutoRequest();
     out.setOnCancelHandler(this::cancelled);
     out.setOnReadyHandler(this::ready);
@@ -107,8 +111,11 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
     }
   }
 
-  private synchronized void cancelled() {
-    done = true;
+  private void cancelled() {
+    synchronized (this) {
+      done = true;
+    }
+    onCancel.run();
   }
 
   @Override

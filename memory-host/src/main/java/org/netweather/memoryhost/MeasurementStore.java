@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.netweather.api.v1.ConsolidatedPoint;
 import org.netweather.api.v1.Measurement;
@@ -50,7 +51,13 @@ import org.slf4j.LoggerFactory;
 public final class MeasurementStore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MeasurementStore.class);
   private static final int QUEUE = 4096;
+  // Queued appends hold their points as request objects (about 40 bytes a point): bounded by
+  // points too, since 4 096 appends of 10 000 points each would be 40 million of them. A site's
+  // sensors queue a few points per append; a backlog being delivered, a few thousand.
+  static final long QUEUE_POINTS = 1_000_000;
   private static final int GROUP = 512;
+  // A group closes once it holds this many points, so its one write stays tens of megabytes.
+  private static final int GROUP_POINTS = 200_000;
   private static final long MAX_HEAD_AGE_MS = 2 * 3600_000L;
   private static final int BACKLOG_POINTS_PER_MESSAGE = 4096;
   private static final long MAINTENANCE_PERIOD_MS = 200;
@@ -80,6 +87,8 @@ public final class MeasurementStore implements AutoCloseable {
   private final java.util.concurrent.ExecutorService checkpointer;
   private volatile boolean checkpointRunning;
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE);
+  // Points of the appends in the queue.
+  private final AtomicLong queuedPoints = new AtomicLong();
   private final Thread writer;
   private volatile boolean closing;
   private volatile long maxPoints;
@@ -98,7 +107,10 @@ public final class MeasurementStore implements AutoCloseable {
   public record Result(long stored, long duplicates) {}
 
   private record Pending(
-      List<SeriesPoints> batches, SeriesState[] known, CompletableFuture<Result> done) {}
+      List<SeriesPoints> batches,
+      SeriesState[] known,
+      int points,
+      CompletableFuture<Result> done) {}
 
   private record Job<T>(Callable<T> body, CompletableFuture<T> done) {
     void run() {
@@ -239,7 +251,22 @@ public final class MeasurementStore implements AutoCloseable {
       done.completeExceptionally(e);
       return done;
     }
-    if (closing || !queue.offer(new Pending(batches, known, done))) {
+    int points = 0;
+    for (SeriesPoints sp : batches) {
+      points += sp.getPointsCount();
+    }
+    long waiting = queuedPoints.addAndGet(points);
+    // One append larger than the bound (only from inside the process) still goes in alone.
+    if (waiting > QUEUE_POINTS && waiting > points) {
+      queuedPoints.addAndGet(-points);
+      done.completeExceptionally(
+          new RejectedExecutionException(
+              "write queue is full: "
+                  + (waiting - points)
+                  + " points wait to be written, at most "
+                  + QUEUE_POINTS));
+    } else if (closing || !queue.offer(new Pending(batches, known, points, done))) {
+      queuedPoints.addAndGet(-points);
       done.completeExceptionally(
           new RejectedExecutionException(
               closing ? "memory-host is shutting down" : "write queue is full"));
@@ -298,8 +325,10 @@ public final class MeasurementStore implements AutoCloseable {
         job.run();
         continue;
       }
-      group.add((Pending) first);
-      gather(group);
+      Pending head = (Pending) first;
+      queuedPoints.addAndGet(-head.points());
+      group.add(head);
+      gather(group, head.points());
       countArrivals(group.size());
       try {
         writeGroup(group);
@@ -322,12 +351,15 @@ public final class MeasurementStore implements AutoCloseable {
    * send a few points every few seconds), waiting a moment for more lets one synced write serve
    * several of them: a group costs the same whether it holds one append or fifty.
    */
-  private void gather(List<Pending> group) {
+  private void gather(List<Pending> group, int points) {
     long lingerUntil = System.nanoTime() + (appendRate >= BUSY_RATE ? BUSY_LINGER_NS : LINGER_NS);
-    while (group.size() < GROUP) {
+    while (group.size() < GROUP && points < GROUP_POINTS) {
       Object next = queue.peek();
       if (next instanceof Pending) {
-        group.add((Pending) queue.poll());
+        Pending p = (Pending) queue.poll();
+        queuedPoints.addAndGet(-p.points());
+        points += p.points();
+        group.add(p);
         continue;
       }
       if (next != null || group.size() >= LINGER_BELOW || closing) {

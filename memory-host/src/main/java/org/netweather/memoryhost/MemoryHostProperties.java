@@ -65,6 +65,19 @@ public final class MemoryHostProperties {
       DaemonSettings.maxWatches(1024, "Measurement watch (Watch)");
   public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
       DaemonSettings.maxWatchesPerCaller(64, "Measurement watch (Watch)");
+  // A sensor holds one append stream per memory-host it delivers to.
+  public static final Setting<Integer> MAX_APPEND_STREAMS =
+      Setting.integer(
+              "maxAppendStreams",
+              100_000,
+              "Append streams (AppendStream) open at once, in all; more are refused.")
+          .atLeast(1);
+  public static final Setting<Integer> MAX_APPEND_STREAMS_PER_CALLER =
+      Setting.integer(
+              "maxAppendStreamsPerCaller",
+              256,
+              "Append streams one caller (an address, or a certificate's identity) may hold open.")
+          .atLeast(1);
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   public static final Setting<String> NAME = DaemonSettings.name("memory");
   public static final Setting<String> HOST = DaemonSettings.host();
@@ -91,6 +104,8 @@ public final class MemoryHostProperties {
               CONSOLIDATION_INTERVAL_SECONDS,
               MAX_WATCHES,
               MAX_WATCHES_PER_CALLER,
+              MAX_APPEND_STREAMS,
+              MAX_APPEND_STREAMS_PER_CALLER,
               NAMESERVER,
               NAME,
               HOST,
@@ -113,6 +128,8 @@ public final class MemoryHostProperties {
   public final long consolidationIntervalSeconds;
   public final int maxWatches;
   public final int maxWatchesPerCaller;
+  public final int maxAppendStreams;
+  public final int maxAppendStreamsPerCaller;
   public final String nameserver;
   public final String name;
   public final String host;
@@ -141,6 +158,8 @@ public final class MemoryHostProperties {
     consolidationIntervalSeconds = values.get(CONSOLIDATION_INTERVAL_SECONDS);
     maxWatches = values.get(MAX_WATCHES);
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
+    maxAppendStreams = values.get(MAX_APPEND_STREAMS);
+    maxAppendStreamsPerCaller = values.get(MAX_APPEND_STREAMS_PER_CALLER);
     nameserver = values.get(NAMESERVER);
     name = values.get(NAME);
     host = values.get(HOST);

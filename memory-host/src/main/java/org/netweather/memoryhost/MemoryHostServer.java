@@ -20,7 +20,7 @@ import org.netweather.runtime.Addresses;
 import org.netweather.runtime.Channels;
 import org.netweather.runtime.Daemon;
 import org.netweather.runtime.NamedThreadFactory;
-import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.StreamLimits;
 
 /**
  * The memory-host daemon: opens its store, serves it over gRPC, and keeps itself registered with
@@ -66,8 +66,7 @@ public final class MemoryHostServer implements AutoCloseable {
     builder.executor(rpc);
     // Appends only validate and queue (the writer thread does the rest), so they run on the
     // transport thread that read them: one thread hand-off less per batch, which on a busy site is
-    // a
-    // good part of an append's cost. Every other call may read the database: the pool runs it.
+    // a good part of an append's cost. Every other call may read the database: the pool runs it.
     builder.callExecutor(
         new ServerCallExecutorSupplier() {
           @Override
@@ -102,15 +101,17 @@ public final class MemoryHostServer implements AutoCloseable {
                       clock,
                       watchPool,
                       MemoryMetrics.forDaemon(daemon.name())));
-          // Closed before the store: a scrape never reads a closed one.
-          daemon.own(MemoryMetrics.gauges(daemon.name(), store));
           ScheduledExecutorService beat = daemon.scheduler("memory-registrar", 1);
           ManagedChannel ns = daemon.channel(props.nameserver);
           MemoryHostService service =
               new MemoryHostService(
                   store,
                   clock,
-                  new WatchLimits("memory-host", props.maxWatches, props.maxWatchesPerCaller));
+                  StreamLimits.watches("memory-host", props.maxWatches, props.maxWatchesPerCaller),
+                  MemoryHostService.appendStreamLimits(
+                      props.maxAppendStreams, props.maxAppendStreamsPerCaller));
+          // Closed before the store: a scrape never reads a closed one.
+          daemon.own(MemoryMetrics.gauges(daemon.name(), store, service));
           daemon.serve(List.of(service));
           String host = Daemon.host(props.host);
           Registration.Builder reg =

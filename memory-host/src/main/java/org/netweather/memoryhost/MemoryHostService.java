@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
 import org.netweather.api.v1.AppendStreamRequest;
@@ -36,7 +37,7 @@ import org.netweather.model.Resource;
 import org.netweather.model.SeriesName;
 import org.netweather.model.SeriesPattern;
 import org.netweather.runtime.Statuses;
-import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.StreamLimits;
 import org.netweather.runtime.auth.Caller;
 
 /** The {@code netweather.v1.MemoryHost} gRPC service over a {@link MeasurementStore}. */
@@ -49,16 +50,43 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
 
   private final MeasurementStore store;
   private final Clock clock;
-  private final WatchLimits watchLimits;
+  private final StreamLimits watchLimits;
+  private final StreamLimits appendStreamLimits;
 
+  /** A service with the default stream limits. */
   public MemoryHostService(MeasurementStore store, Clock clock) {
-    this(store, clock, new WatchLimits("memory-host", 1024, 64));
+    this(
+        store,
+        clock,
+        StreamLimits.watches("memory-host", 1024, 64),
+        appendStreamLimits(100_000, 256));
   }
 
-  public MemoryHostService(MeasurementStore store, Clock clock, WatchLimits watchLimits) {
+  public MemoryHostService(
+      MeasurementStore store,
+      Clock clock,
+      StreamLimits watchLimits,
+      StreamLimits appendStreamLimits) {
     this.store = store;
     this.clock = clock;
     this.watchLimits = watchLimits;
+    this.appendStreamLimits = appendStreamLimits;
+  }
+
+  /** Append streams, limited by {@code maxAppendStreams} and {@code maxAppendStreamsPerCaller}. */
+  public static StreamLimits appendStreamLimits(int maxTotal, int maxPerCaller) {
+    return new StreamLimits(
+        "memory-host",
+        "append streams",
+        "maxAppendStreams",
+        "maxAppendStreamsPerCaller",
+        maxTotal,
+        maxPerCaller);
+  }
+
+  /** Append streams open now. */
+  int appendStreams() {
+    return appendStreamLimits.open();
   }
 
   @Override
@@ -98,9 +126,36 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   @Override
   public StreamObserver<AppendStreamRequest> appendStream(
       StreamObserver<AppendStreamResponse> out) {
+    // A stream holds up to a window of requests and the transport's state for as long as the
+    // caller keeps it open, whether or not it sends: bounded per caller and in all.
     String caller = Caller.current().key();
-    return new AppendStream(
-        batches -> submit(batches, caller), (ServerCallStreamObserver<AppendStreamResponse>) out);
+    String refused = appendStreamLimits.acquire(caller);
+    if (refused != null) {
+      out.onError(Status.RESOURCE_EXHAUSTED.withDescription(refused).asRuntimeException());
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(AppendStreamRequest req) {}
+
+        @Override
+        public void onError(Throwable t) {}
+
+        @Override
+        public void onCompleted() {}
+      };
+    }
+    AtomicBoolean released = new AtomicBoolean();
+    Runnable release =
+        () -> {
+          if (released.compareAndSet(false, true)) {
+            appendStreamLimits.release(caller);
+          }
+        };
+    ServerCallStreamObserver<AppendStreamResponse> call =
+        (ServerCallStreamObserver<AppendStreamResponse>) out;
+    // A call ends either closed by the server (answered, or refused by authorization) or
+    // cancelled (the caller went away); each gives the slot back.
+    call.setOnCloseHandler(release);
+    return new AppendStream(batches -> submit(batches, caller), call, release);
   }
 
   /**
@@ -245,8 +300,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
       out.onError(Status.RESOURCE_EXHAUSTED.withDescription(refused).asRuntimeException());
       return;
     }
-    java.util.concurrent.atomic.AtomicBoolean released =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean released = new AtomicBoolean();
     Runnable release =
         () -> {
           if (released.compareAndSet(false, true)) {

@@ -14,6 +14,7 @@ import org.netweather.runtime.metrics.LiveGauge;
  *   netweather_memory_wal_commit_duration_seconds{daemon}     one group's write and fsync
  *   netweather_memory_series{daemon}                          series stored
  *   netweather_memory_watch_streams{daemon}                   open watch streams
+ *   netweather_memory_append_streams{daemon}                  open append streams
  * </pre>
  *
  * <p>The metrics are registered once per process (tests run several daemons in one JVM); each
@@ -46,6 +47,9 @@ final class MemoryMetrics {
   private static final LiveGauge WATCH_STREAMS =
       LiveGauge.standard(
           "netweather_memory_watch_streams", "Watch streams a memory-host is serving");
+  private static final LiveGauge APPEND_STREAMS =
+      LiveGauge.standard(
+          "netweather_memory_append_streams", "Append streams open on a memory-host");
 
   /** Records nothing: for stores opened outside a daemon (tests, benchmarks). */
   static final MemoryMetrics NONE = new MemoryMetrics(null, null);
@@ -75,9 +79,14 @@ final class MemoryMetrics {
     }
   }
 
-  /** Reports {@code store}'s series and watch streams under {@code daemon} until closed. */
-  static AutoCloseable gauges(String daemon, MeasurementStore store) {
+  /**
+   * Reports {@code store}'s series, its watch streams and {@code service}'s append streams under
+   * {@code daemon} until closed.
+   */
+  static AutoCloseable gauges(String daemon, MeasurementStore store, MemoryHostService service) {
     return LiveGauge.all(
-        SERIES.add(daemon, store::seriesCount), WATCH_STREAMS.add(daemon, store::watchStreams));
+        SERIES.add(daemon, store::seriesCount),
+        WATCH_STREAMS.add(daemon, store::watchStreams),
+        APPEND_STREAMS.add(daemon, service::appendStreams));
   }
 }

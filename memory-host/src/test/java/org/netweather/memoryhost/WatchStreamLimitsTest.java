@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.WatchRequest;
 import org.netweather.api.v1.WatchResponse;
-import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.StreamLimits;
 import org.netweather.testing.FakeClock;
 import org.netweather.testing.GrpcCleanupExtension;
 
@@ -80,7 +80,12 @@ class WatchStreamLimitsTest {
       throws Exception {
     store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
     ManagedChannel ch =
-        grpc.inProcess(new MemoryHostService(store, clock, new WatchLimits("memory-host", 100, 5)));
+        grpc.inProcess(
+            new MemoryHostService(
+                store,
+                clock,
+                StreamLimits.watches("memory-host", 100, 5),
+                MemoryHostService.appendStreamLimits(100, 100)));
     MemoryHostGrpc.MemoryHostStub stub = MemoryHostGrpc.newStub(ch);
     List<Context.CancellableContext> open = new ArrayList<>();
     List<CompletableFuture<Status>> ends = new ArrayList<>();
@@ -113,7 +118,12 @@ class WatchStreamLimitsTest {
   void totalLimit_refusesAnyCallerOnceTheDaemonIsFull() throws Exception {
     store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
     ManagedChannel ch =
-        grpc.inProcess(new MemoryHostService(store, clock, new WatchLimits("memory-host", 2, 10)));
+        grpc.inProcess(
+            new MemoryHostService(
+                store,
+                clock,
+                StreamLimits.watches("memory-host", 2, 10),
+                MemoryHostService.appendStreamLimits(100, 100)));
     MemoryHostGrpc.MemoryHostStub stub = MemoryHostGrpc.newStub(ch);
     List<Context.CancellableContext> open = new ArrayList<>();
     watch(stub, open);

@@ -41,20 +41,20 @@ import org.netweather.api.v1.WatchCliquesRequest;
 import org.netweather.api.v1.WatchCliquesResponse;
 import org.netweather.nameserver.JournalEntry.Registered;
 import org.netweather.runtime.Statuses;
-import org.netweather.runtime.WatchLimits;
+import org.netweather.runtime.StreamLimits;
 import org.netweather.runtime.auth.Caller;
 import org.netweather.runtime.auth.Role;
 
 /**
  * The {@code netweather.v1.Nameserver} gRPC service over a {@link Nameserver}. Clique watches are
- * bounded by {@link WatchLimits}, a caller being one client connection.
+ * bounded by {@link StreamLimits}, a caller being one client connection.
  */
 public final class NameserverService implements NameserverGrpc.AsyncService, BindableService {
   /** The remote address of the call's connection, set by {@link #bindService()}. */
   private static final Context.Key<String> CALLER = Context.key("netweather-caller");
 
   private final Nameserver ns;
-  private final WatchLimits watchLimits;
+  private final StreamLimits watchLimits;
   private final AddressCheck addresses;
   private final RegistrationQuota quota;
   private final int watchQueue;
@@ -76,7 +76,8 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
     this.ns = ns;
     this.addresses = addresses;
     this.quota = new RegistrationQuota(props.maxRegistrationsPerCaller);
-    this.watchLimits = new WatchLimits("nameserver", props.maxWatches, props.maxWatchesPerCaller);
+    this.watchLimits =
+        StreamLimits.watches("nameserver", props.maxWatches, props.maxWatchesPerCaller);
     this.watchQueue = props.watchQueue;
   }
 

@@ -70,6 +70,8 @@ final class SiteDaemons {
                 + nsAddress
                 + "\n"
                 + "maxNewSeriesPerCallerPerMinute: 100000000\n"
+                // Every simulated sensor calls from this machine's address: one caller.
+                + "maxAppendStreamsPerCaller: 100000000\n"
                 + "consolidationIntervalSeconds: "
                 + consolidationSeconds
                 + "\n"
