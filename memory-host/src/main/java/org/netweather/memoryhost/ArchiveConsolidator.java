@@ -81,7 +81,7 @@ final class ArchiveConsolidator implements AutoCloseable {
       }
       SeriesState s = cursor.next();
       try {
-        consolidate(s);
+        consolidate(s, true);
       } catch (IOException | RuntimeException e) {
         // Retried at the next visit; reads consolidate on their own.
         if (clock.millis() - lastWarningMs > 60_000) {
@@ -93,11 +93,19 @@ final class ArchiveConsolidator implements AutoCloseable {
     }
   }
 
-  /** Folds a series' new raw points into its archive; returns the archive's bytes. */
-  private byte[] consolidate(SeriesState s) throws IOException {
+  /**
+   * Folds a series' new raw points into its archive; returns the archive's bytes. With {@code
+   * rewrite} (the periodic visit), an archive is written back even if nothing changed: the store
+   * reclaims a file of archives only once every one in it has been written anew (see SeriesDb), so
+   * an idle series' archive left in place would keep a whole file of stale ones on disk.
+   */
+  private byte[] consolidate(SeriesState s, boolean rewrite) throws IOException {
     synchronized (s) {
       byte[] stored = db.archive(s);
       if (s.count() == 0) {
+        if (rewrite && stored != null) {
+          db.putArchive(s, stored);
+        }
         return stored;
       }
       String path = "/a" + Thread.currentThread().getId();
@@ -122,7 +130,7 @@ final class ArchiveConsolidator implements AutoCloseable {
         lastFed = last;
       }
       byte[] bytes = backends.take(path);
-      if (changed || stored == null) {
+      if (changed || stored == null || rewrite) {
         db.putArchive(s, bytes);
       }
       // Every point up to the end of the last second fed is in (later ones in that second are
@@ -154,7 +162,7 @@ final class ArchiveConsolidator implements AutoCloseable {
   /** Rows of a resolution in [fromMs, toMs], without empty steps; raw points folded in first. */
   List<ConsolidatedPoint> fetch(SeriesState s, Resolution resolution, long fromMs, long toMs)
       throws IOException {
-    byte[] bytes = consolidate(s);
+    byte[] bytes = consolidate(s, false);
     List<ConsolidatedPoint> out = new ArrayList<>();
     if (bytes == null) {
       return out;

@@ -711,6 +711,11 @@ public final class MeasurementStore implements AutoCloseable {
   }
 
   /** Watch streams being served. */
+  /** Archives written since the store was opened. */
+  long archiveWrites() {
+    return db.archiveWrites();
+  }
+
   public int watchStreams() {
     return hub.watcherCount();
   }
