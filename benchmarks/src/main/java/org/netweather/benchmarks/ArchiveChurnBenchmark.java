@@ -38,8 +38,8 @@ import org.rocksdb.WriteOptions;
  *
  * <p>Last results (2-vCPU VM, ext4, quiet, 2026-11-26, 50 000 archives 0.6 filled): as configured
  * 200-250 us of RocksDB CPU per archive written in every cycle, disk steady at 4.8-5.0 GB (the live
- * archives plus up to a cycle of replaced ones); with blob garbage collection 245-250 us in the
- * first two cycles, then 2 200-2 600 us from the third on, when collection starts moving blobs that
+ * archives plus up to a cycle of replaced ones); with blob garbage collection 230-340 us in the
+ * first cycles, then 2 200-2 600 us from the third or fourth on, when collection moves blobs that
  * the next cycle replaces anyway. Rewriting only the 4 KB pages a visit changed (about 7 of 25)
  * needs collection, since unchanged pages keep their old files alive: 470-780 us per archive and
  * disk growing by 1.3 GB a cycle.

@@ -89,6 +89,10 @@ public final class MeasurementStore implements AutoCloseable {
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE);
   // Points of the appends in the queue.
   private final AtomicLong queuedPoints = new AtomicLong();
+  // Appends and points each caller has in the queue ({appends, points}); a caller is absent when
+  // it has none, so the map holds at most as many entries as the queue.
+  private final java.util.concurrent.ConcurrentHashMap<String, long[]> queuedByCaller =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final Thread writer;
   private volatile boolean closing;
   private volatile long maxPoints;
@@ -109,6 +113,7 @@ public final class MeasurementStore implements AutoCloseable {
   private record Pending(
       List<SeriesPoints> batches,
       SeriesState[] known,
+      String caller,
       int points,
       CompletableFuture<Result> done) {}
 
@@ -265,8 +270,24 @@ public final class MeasurementStore implements AutoCloseable {
                   + (waiting - points)
                   + " points wait to be written, at most "
                   + QUEUE_POINTS));
-    } else if (closing || !queue.offer(new Pending(batches, known, points, done))) {
+    } else if (!takeShare(caller, points)) {
       queuedPoints.addAndGet(-points);
+      long[] mine = queuedByCaller.getOrDefault(caller, new long[2]);
+      done.completeExceptionally(
+          new RejectedExecutionException(
+              caller
+                  + " has "
+                  + mine[0]
+                  + " appends ("
+                  + mine[1]
+                  + " points) waiting to be written, its share of the write queue ("
+                  + options.maxQueuedPerCaller()
+                  + " appends, "
+                  + pointsShare()
+                  + " points; limit maxQueuedPerCaller)"));
+    } else if (closing || !queue.offer(new Pending(batches, known, caller, points, done))) {
+      queuedPoints.addAndGet(-points);
+      giveShare(caller, points);
       done.completeExceptionally(
           new RejectedExecutionException(
               closing ? "memory-host is shutting down" : "write queue is full"));
@@ -277,6 +298,46 @@ public final class MeasurementStore implements AutoCloseable {
       }
     }
     return done;
+  }
+
+  private long pointsShare() {
+    return QUEUE_POINTS * options.maxQueuedPerCaller() / QUEUE;
+  }
+
+  /** Counts an append against its caller's share of the queue; false if over the share. */
+  private boolean takeShare(String caller, int points) {
+    boolean[] taken = new boolean[1];
+    long maxPoints = pointsShare();
+    queuedByCaller.compute(
+        caller,
+        (k, mine) -> {
+          long[] m = mine == null ? new long[2] : mine;
+          // An append larger than the points share (only from inside the process) goes in alone.
+          if (m[0] >= options.maxQueuedPerCaller() || (m[0] > 0 && m[1] + points > maxPoints)) {
+            return mine;
+          }
+          m[0]++;
+          m[1] += points;
+          taken[0] = true;
+          return m;
+        });
+    return taken[0];
+  }
+
+  private void giveShare(String caller, int points) {
+    queuedByCaller.computeIfPresent(
+        caller,
+        (k, m) -> {
+          m[0]--;
+          m[1] -= points;
+          return m[0] <= 0 ? null : m;
+        });
+  }
+
+  /** The writer took {@code p} from the queue. */
+  private void dequeued(Pending p) {
+    queuedPoints.addAndGet(-p.points());
+    giveShare(p.caller(), p.points());
   }
 
   /** As {@link #append(List, String)} for a caller inside this process. */
@@ -326,7 +387,7 @@ public final class MeasurementStore implements AutoCloseable {
         continue;
       }
       Pending head = (Pending) first;
-      queuedPoints.addAndGet(-head.points());
+      dequeued(head);
       group.add(head);
       gather(group, head.points());
       countArrivals(group.size());
@@ -357,7 +418,7 @@ public final class MeasurementStore implements AutoCloseable {
       Object next = queue.peek();
       if (next instanceof Pending) {
         Pending p = (Pending) queue.poll();
-        queuedPoints.addAndGet(-p.points());
+        dequeued(p);
         points += p.points();
         group.add(p);
         continue;

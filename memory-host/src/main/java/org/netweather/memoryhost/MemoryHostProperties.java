@@ -72,6 +72,14 @@ public final class MemoryHostProperties {
               100_000,
               "Append streams (AppendStream) open at once, in all; more are refused.")
           .atLeast(1);
+  public static final Setting<Integer> MAX_QUEUED_PER_CALLER =
+      Setting.integer(
+              "maxQueuedPerCaller",
+              STORE.maxQueuedPerCaller(),
+              "Appends one caller (an address, or a certificate's identity) may have waiting to be"
+                  + " written, of 4 096 (its points: the same share of a million); more are"
+                  + " refused, so one caller cannot fill the write queue for every other.")
+          .between(1, 4096);
   public static final Setting<Integer> MAX_APPEND_STREAMS_PER_CALLER =
       Setting.integer(
               "maxAppendStreamsPerCaller",
@@ -106,6 +114,7 @@ public final class MemoryHostProperties {
               MAX_WATCHES_PER_CALLER,
               MAX_APPEND_STREAMS,
               MAX_APPEND_STREAMS_PER_CALLER,
+              MAX_QUEUED_PER_CALLER,
               NAMESERVER,
               NAME,
               HOST,
@@ -130,6 +139,7 @@ public final class MemoryHostProperties {
   public final int maxWatchesPerCaller;
   public final int maxAppendStreams;
   public final int maxAppendStreamsPerCaller;
+  public final int maxQueuedPerCaller;
   public final String nameserver;
   public final String name;
   public final String host;
@@ -160,6 +170,7 @@ public final class MemoryHostProperties {
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
     maxAppendStreams = values.get(MAX_APPEND_STREAMS);
     maxAppendStreamsPerCaller = values.get(MAX_APPEND_STREAMS_PER_CALLER);
+    maxQueuedPerCaller = values.get(MAX_QUEUED_PER_CALLER);
     nameserver = values.get(NAMESERVER);
     name = values.get(NAME);
     host = values.get(HOST);
@@ -204,6 +215,7 @@ public final class MemoryHostProperties {
         maxSeries,
         maxNewSeriesPerCall,
         maxNewSeriesPerCallerPerMinute,
-        Duration.ofSeconds(consolidationIntervalSeconds));
+        Duration.ofSeconds(consolidationIntervalSeconds),
+        maxQueuedPerCaller);
   }
 }

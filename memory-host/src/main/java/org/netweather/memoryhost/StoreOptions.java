@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param maxNewSeriesPerCall series one append may create
  * @param maxNewSeriesPerCallerPerMinute series one caller (host) may create per minute
  * @param consolidationInterval how often each series' archive is brought up to date
+ * @param maxQueuedPerCaller appends one caller may have waiting in the write queue (of 4 096); its
+ *     points are bounded in the same proportion (of a million)
  */
 public record StoreOptions(
     Path dataDir,
@@ -21,7 +23,8 @@ public record StoreOptions(
     int maxSeries,
     int maxNewSeriesPerCall,
     int maxNewSeriesPerCallerPerMinute,
-    Duration consolidationInterval) {
+    Duration consolidationInterval,
+    int maxQueuedPerCaller) {
 
   public StoreOptions {
     if (rawPoints < 1) {
@@ -33,6 +36,9 @@ public record StoreOptions(
     if (maxSeries < 1 || maxNewSeriesPerCall < 1 || maxNewSeriesPerCallerPerMinute < 1) {
       throw new IllegalArgumentException("series limits must be at least 1");
     }
+    if (maxQueuedPerCaller < 1) {
+      throw new IllegalArgumentException("maxQueuedPerCaller must be at least 1");
+    }
     if (consolidationInterval.toSeconds() < 1) {
       throw new IllegalArgumentException(
           "consolidationInterval " + consolidationInterval + " is below one second");
@@ -42,7 +48,7 @@ public record StoreOptions(
   /** Defaults that hold a site of 10 000 hosts (470 000 series) with room to spare. */
   public static StoreOptions defaults(Path dataDir) {
     return new StoreOptions(
-        dataDir, 10_000, Duration.ZERO, 2_000_000, 1_000, 20_000, Duration.ofHours(2));
+        dataDir, 10_000, Duration.ZERO, 2_000_000, 1_000, 20_000, Duration.ofHours(2), 1_024);
   }
 
   public StoreOptions withRawPoints(long n) {
@@ -53,11 +59,19 @@ public record StoreOptions(
         maxSeries,
         maxNewSeriesPerCall,
         maxNewSeriesPerCallerPerMinute,
-        consolidationInterval);
+        consolidationInterval,
+        maxQueuedPerCaller);
   }
 
   public StoreOptions withLimits(int series, int perCall, int perCallerPerMinute) {
     return new StoreOptions(
-        dataDir, rawPoints, rawMaxAge, series, perCall, perCallerPerMinute, consolidationInterval);
+        dataDir,
+        rawPoints,
+        rawMaxAge,
+        series,
+        perCall,
+        perCallerPerMinute,
+        consolidationInterval,
+        maxQueuedPerCaller);
   }
 }

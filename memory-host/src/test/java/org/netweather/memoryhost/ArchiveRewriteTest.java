@@ -57,7 +57,8 @@ class ArchiveRewriteTest {
   void anIdleSeries_hasItsArchiveWrittenAtEveryVisit_keepingItsRows() throws Exception {
     // Visited every second: the interval is one second.
     StoreOptions options =
-        new StoreOptions(dir, 10_000, Duration.ZERO, 1_000, 1_000, 1_000, Duration.ofSeconds(1));
+        new StoreOptions(
+            dir, 10_000, Duration.ZERO, 1_000, 1_000, 1_000, Duration.ofSeconds(1), 1_024);
     store = MeasurementStore.open(options, clock, watchPool);
     long base = (clock.millis() / 60_000 - 30) * 60_000;
     SeriesPoints.Builder b = SeriesPoints.newBuilder().setSeries("user.x:idle");

@@ -27,7 +27,8 @@ import org.netweather.testing.FakeClock;
 /**
  * The write queue is bounded by the points it holds, not only by the appends: while the writer is
  * held up, appends of 10 000 points are taken until a million points wait, and the next is refused
- * with nothing stored; once the queue drains, appends are taken again.
+ * with nothing stored; once the queue drains, appends are taken again. One caller gets only its
+ * share of the queue, so it cannot fill it for the others.
  */
 class WriteQueueBoundTest {
   @TempDir Path dir;
@@ -104,7 +105,9 @@ class WriteQueueBoundTest {
     List<CompletableFuture<MeasurementStore.Result>> taken = new ArrayList<>();
     CompletableFuture<MeasurementStore.Result> refused = null;
     for (int i = 0; i < 200 && refused == null; i++) {
-      CompletableFuture<MeasurementStore.Result> f = store.append(batch("user.x:b" + i, 10_000));
+      // From eight callers, each within its share: the bound in all is what refuses.
+      CompletableFuture<MeasurementStore.Result> f =
+          store.append(batch("user.x:b" + i, 10_000), "caller" + i % 8);
       if (f.isCompletedExceptionally()) {
         refused = f;
       } else {
@@ -136,5 +139,54 @@ class WriteQueueBoundTest {
     // Drained: big appends are taken again.
     assertEquals(
         10_000, store.append(batch("user.x:after", 10_000)).get(30, TimeUnit.SECONDS).stored());
+  }
+
+  @Test
+  void oneCaller_isRefusedBeyondItsShare_whileOthersAreStillTaken() throws Exception {
+    store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
+    store.append(batch("user.x:first", 1)).get(10, TimeUnit.SECONDS);
+    clock.gate = new CountDownLatch(1);
+    CompletableFuture<MeasurementStore.Result> stuck = store.append(batch("user.x:first", 2));
+    assertTrue(clock.writerStopped.await(10, TimeUnit.SECONDS), "the writer is held up");
+
+    // The default share: 1 024 appends of 4 096, and 250 000 points of a million.
+    List<CompletableFuture<MeasurementStore.Result>> taken = new ArrayList<>();
+    CompletableFuture<MeasurementStore.Result> refused = null;
+    for (int i = 0; i < 100 && refused == null; i++) {
+      CompletableFuture<MeasurementStore.Result> f =
+          store.append(batch("user.x:flood" + i, 10_000), "flooder");
+      if (f.isCompletedExceptionally()) {
+        refused = f;
+      } else {
+        taken.add(f);
+      }
+    }
+    assertEquals(25, taken.size(), "appends of 10 000 points within the flooder's share");
+    ExecutionException e = assertThrows(ExecutionException.class, refused::get);
+    assertTrue(e.getCause() instanceof RejectedExecutionException, e.getCause().toString());
+    assertTrue(
+        e.getCause().getMessage().contains("flooder has 25 appends (250000 points)"),
+        e.getCause().getMessage());
+    assertTrue(e.getCause().getMessage().contains("maxQueuedPerCaller"), e.getCause().getMessage());
+
+    CompletableFuture<MeasurementStore.Result> other =
+        store.append(batch("user.x:other", 10_000), "other");
+    assertTrue(!other.isCompletedExceptionally(), "another caller is still taken");
+
+    clock.gate.countDown();
+    clock.gate = null;
+    assertEquals(1, stuck.get(30, TimeUnit.SECONDS).stored());
+    for (CompletableFuture<MeasurementStore.Result> f : taken) {
+      assertEquals(10_000, f.get(60, TimeUnit.SECONDS).stored());
+    }
+    assertEquals(10_000, other.get(30, TimeUnit.SECONDS).stored());
+    assertTrue(store.last("user.x:flood25", 1).isEmpty(), "the refused append stored nothing");
+    // Its queued appends written, the flooder has its share again.
+    assertEquals(
+        10_000,
+        store
+            .append(batch("user.x:flood-after", 10_000), "flooder")
+            .get(30, TimeUnit.SECONDS)
+            .stored());
   }
 }

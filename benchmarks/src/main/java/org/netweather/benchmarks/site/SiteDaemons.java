@@ -72,6 +72,7 @@ final class SiteDaemons {
                 + "maxNewSeriesPerCallerPerMinute: 100000000\n"
                 // Every simulated sensor calls from this machine's address: one caller.
                 + "maxAppendStreamsPerCaller: 100000000\n"
+                + "maxQueuedPerCaller: 4096\n"
                 + "consolidationIntervalSeconds: "
                 + consolidationSeconds
                 + "\n"
