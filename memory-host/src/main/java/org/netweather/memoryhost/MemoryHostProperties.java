@@ -65,11 +65,10 @@ public final class MemoryHostProperties {
       DaemonSettings.maxWatches(1024, "Measurement watch (Watch)");
   public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
       DaemonSettings.maxWatchesPerCaller(64, "Measurement watch (Watch)");
-  // A sensor holds one append stream per memory-host it delivers to.
   public static final Setting<Integer> MAX_APPEND_STREAMS =
       Setting.integer(
               "maxAppendStreams",
-              100_000,
+              MemoryHostService.MAX_APPEND_STREAMS,
               "Append streams (AppendStream) open at once, in all; more are refused.")
           .atLeast(1);
   public static final Setting<Integer> MAX_QUEUED_PER_CALLER =
@@ -83,7 +82,7 @@ public final class MemoryHostProperties {
   public static final Setting<Integer> MAX_APPEND_STREAMS_PER_CALLER =
       Setting.integer(
               "maxAppendStreamsPerCaller",
-              256,
+              MemoryHostService.MAX_APPEND_STREAMS_PER_CALLER,
               "Append streams one caller (an address, or a certificate's identity) may hold open.")
           .atLeast(1);
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();

@@ -47,6 +47,9 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   static final int DEFAULT_PAGE = 1_000;
   static final int MAX_PAGE = 10_000;
   static final long MIN_RETAINED_POINTS = 1_000;
+  // A sensor holds one append stream per memory-host it delivers to.
+  static final int MAX_APPEND_STREAMS = 100_000;
+  static final int MAX_APPEND_STREAMS_PER_CALLER = 256;
 
   private final MeasurementStore store;
   private final Clock clock;
@@ -59,7 +62,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
         store,
         clock,
         StreamLimits.watches("memory-host", 1024, 64),
-        appendStreamLimits(100_000, 256));
+        appendStreamLimits(MAX_APPEND_STREAMS, MAX_APPEND_STREAMS_PER_CALLER));
   }
 
   public MemoryHostService(
