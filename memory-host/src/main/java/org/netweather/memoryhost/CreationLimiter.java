@@ -42,6 +42,17 @@ final class CreationLimiter {
     return true;
   }
 
+  /** Gives back {@code n} tokens {@link #tryAcquire} took for an append that was then refused. */
+  synchronized void giveBack(String caller, int n) {
+    double[] b = buckets.get(caller);
+    if (b == null) {
+      b = buckets.get(OTHERS);
+    }
+    if (b != null) {
+      b[0] = Math.min(perMinute, b[0] + n);
+    }
+  }
+
   private void refill(double[] b, long now) {
     b[0] = Math.min(perMinute, b[0] + (now - b[1]) * perMinute / 60_000.0);
     b[1] = now;

@@ -264,6 +264,7 @@ public final class MeasurementStore implements AutoCloseable {
     // One append larger than the bound (only from inside the process) still goes in alone.
     if (waiting > QUEUE_POINTS && waiting > points) {
       queuedPoints.addAndGet(-points);
+      refused(caller, created);
       done.completeExceptionally(
           new RejectedExecutionException(
               "write queue is full: "
@@ -272,6 +273,7 @@ public final class MeasurementStore implements AutoCloseable {
                   + QUEUE_POINTS));
     } else if (!takeShare(caller, points)) {
       queuedPoints.addAndGet(-points);
+      refused(caller, created);
       long[] mine = queuedByCaller.getOrDefault(caller, new long[2]);
       done.completeExceptionally(
           new RejectedExecutionException(
@@ -288,6 +290,7 @@ public final class MeasurementStore implements AutoCloseable {
     } else if (closing || !queue.offer(new Pending(batches, known, caller, points, done))) {
       queuedPoints.addAndGet(-points);
       giveShare(caller, points);
+      refused(caller, created);
       done.completeExceptionally(
           new RejectedExecutionException(
               closing ? "memory-host is shutting down" : "write queue is full"));
@@ -298,6 +301,13 @@ public final class MeasurementStore implements AutoCloseable {
       }
     }
     return done;
+  }
+
+  /** An append refused after its series creation was counted does not count against it. */
+  private void refused(String caller, int created) {
+    if (created > 0) {
+      limiter.giveBack(caller, created);
+    }
   }
 
   private long pointsShare() {

@@ -143,7 +143,10 @@ class WriteQueueBoundTest {
 
   @Test
   void oneCaller_isRefusedBeyondItsShare_whileOthersAreStillTaken() throws Exception {
-    store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
+    // 30 new series a minute per caller, and the clock stands still: no refill.
+    store =
+        MeasurementStore.open(
+            StoreOptions.defaults(dir).withLimits(2_000_000, 1_000, 30), clock, watchPool);
     store.append(batch("user.x:first", 1)).get(10, TimeUnit.SECONDS);
     clock.gate = new CountDownLatch(1);
     CompletableFuture<MeasurementStore.Result> stuck = store.append(batch("user.x:first", 2));
@@ -181,12 +184,12 @@ class WriteQueueBoundTest {
     }
     assertEquals(10_000, other.get(30, TimeUnit.SECONDS).stored());
     assertTrue(store.last("user.x:flood25", 1).isEmpty(), "the refused append stored nothing");
-    // Its queued appends written, the flooder has its share again.
-    assertEquals(
-        10_000,
-        store
-            .append(batch("user.x:flood-after", 10_000), "flooder")
-            .get(30, TimeUnit.SECONDS)
-            .stored());
+    // Its queued appends written, the flooder has its share again, and the refused append did
+    // not use up series creation: 25 of its 30 were, so five more new series are taken.
+    List<SeriesPoints> five = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      five.addAll(batch("user.x:flood-after" + i, 2_000));
+    }
+    assertEquals(10_000, store.append(five, "flooder").get(30, TimeUnit.SECONDS).stored());
   }
 }
