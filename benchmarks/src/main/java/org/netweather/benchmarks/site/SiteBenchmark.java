@@ -47,17 +47,19 @@ import org.netweather.client.NetWeatherClient;
  * real-rate window; figures vary by up to a third between runs on this shared machine):
  *
  * <pre>
- * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 128-146 s; exactly once
- *                 (7 198 493 and 7 531 783 acknowledged = stored; 200 series read back fully).
- *   memory-host   0.17-0.19 core, 18.3-20.4 us per measurement (23.4-23.9 with --settle 60),
- *                 8.5-9.5 KiB RSS per series, 652 descriptors, 27-29 B disk per point;
- *                 restart SERVING 20.0-22.5 s (16.6-23.2 s in runs with --settle 60)
- *   forecaster    0.16-0.17 core, 17.1-17.9 us per measurement, 31.5-31.7 KiB per series;
- *                 restart SERVING 6.0-7.6 s
- *   nameserver    166 heartbeats/s, 0.04 core; append p99 40-43 ms, append-to-forecast
- *                 p99 24-31 ms
- *   per thread (us per measurement): transport 8.2-8.6, writer 4.3-4.4, RocksDB compaction
- *                 2.9-3.5, archives 0.8, C2 0.2-1.1, watch 0.5, head checkpoints 0.3
+ * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 128-208 s; exactly once
+ *                 (7.2-8.7 million acknowledged = stored per run; 200 series read back fully).
+ *   memory-host   0.15-0.19 core, 15.8-20.4 us per measurement over five runs (23.4-23.9 with
+ *                 --settle 60), 8.5-9.8 KiB RSS per series, 650 descriptors, 21-29 B disk per
+ *                 point; restart SERVING 13.6-22.5 s (16.6-23.2 s in runs with --settle 60)
+ *   forecaster    0.16-0.21 core, 17.1-22.5 us per measurement, 31.5-31.8 KiB per series;
+ *                 restart SERVING 4.1-7.6 s
+ *   nameserver    166 heartbeats/s, 0.04 core; append p99 35-50 ms, append-to-forecast
+ *                 p99 15-31 ms
+ *   per thread (us per measurement): transport 8.2-8.6, writer 4.2-4.8, archives 0.8-1.7,
+ *                 RocksDB flushes and compactions 0.4 (1.8-3.5 while blob garbage collection
+ *                 was on; it grows for hours, see ArchiveChurnBenchmark), C2 0.2-1.1, watch
+ *                 0.5-0.6, head checkpoints 0.3
  * --hosts 1000    (--fill-rate 10) memory-host 0.06 core (65.8 us), forecaster 0.03 core
  *                 (36.5 us); restart SERVING 3.8 s, forecaster 1.7 s; fill cleared in 19.2 s;
  *                 exactly once (655 986)
