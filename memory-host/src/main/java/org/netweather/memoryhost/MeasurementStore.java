@@ -13,6 +13,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -91,8 +92,7 @@ public final class MeasurementStore implements AutoCloseable {
   private final AtomicLong queuedPoints = new AtomicLong();
   // Appends and points each caller has in the queue ({appends, points}); a caller is absent when
   // it has none, so the map holds at most as many entries as the queue.
-  private final java.util.concurrent.ConcurrentHashMap<String, long[]> queuedByCaller =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, long[]> queuedByCaller = new ConcurrentHashMap<>();
   private final Thread writer;
   private volatile boolean closing;
   private volatile long maxPoints;
@@ -781,12 +781,12 @@ public final class MeasurementStore implements AutoCloseable {
     return db.seriesCount();
   }
 
-  /** Watch streams being served. */
   /** Archives written since the store was opened. */
   long archiveWrites() {
     return db.archiveWrites();
   }
 
+  /** Watch streams being served. */
   public int watchStreams() {
     return hub.watcherCount();
   }

@@ -11,6 +11,7 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +31,7 @@ import org.netweather.api.v1.SeriesPoints;
 import org.netweather.runtime.StreamLimits;
 import org.netweather.testing.FakeClock;
 import org.netweather.testing.GrpcCleanupExtension;
+import org.netweather.testing.Poll;
 
 /**
  * Append streams over a real socket are bounded per caller and in all; a stream gives its slot back
@@ -121,11 +123,7 @@ class AppendStreamLimitsTest {
   }
 
   private void awaitOpen(int n) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 5_000;
-    while (service.appendStreams() != n && System.currentTimeMillis() < deadline) {
-      Thread.sleep(10);
-    }
-    assertEquals(n, service.appendStreams());
+    assertEquals(n, Poll.until(service::appendStreams, v -> v == n, Duration.ofSeconds(5)));
   }
 
   @Test

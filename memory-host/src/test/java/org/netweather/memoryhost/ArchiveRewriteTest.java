@@ -18,6 +18,7 @@ import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.Resolution;
 import org.netweather.api.v1.SeriesPoints;
 import org.netweather.testing.FakeClock;
+import org.netweather.testing.Poll;
 
 /**
  * Every periodic visit writes a series' archive back, even when no point arrived since the last:
@@ -40,11 +41,7 @@ class ArchiveRewriteTest {
   }
 
   private long awaitWrites(long atLeast) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 15_000;
-    while (store.archiveWrites() < atLeast && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
-    return store.archiveWrites();
+    return Poll.until(store::archiveWrites, v -> v >= atLeast, Duration.ofSeconds(15));
   }
 
   private List<ConsolidatedPoint> rows(long base) throws Exception {

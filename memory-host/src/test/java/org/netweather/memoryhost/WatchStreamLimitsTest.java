@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Context;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +24,7 @@ import org.netweather.api.v1.WatchResponse;
 import org.netweather.runtime.StreamLimits;
 import org.netweather.testing.FakeClock;
 import org.netweather.testing.GrpcCleanupExtension;
+import org.netweather.testing.Poll;
 
 /** A caller cannot hold more watch streams than its limit, and a closed stream gives back all. */
 class WatchStreamLimitsTest {
@@ -68,25 +69,25 @@ class WatchStreamLimitsTest {
   }
 
   private void awaitStreams(int n) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 5_000;
-    while (store.watchStreams() != n && System.currentTimeMillis() < deadline) {
-      Thread.sleep(10);
-    }
-    assertEquals(n, store.watchStreams());
+    assertEquals(n, Poll.until(store::watchStreams, v -> v == n, Duration.ofSeconds(5)));
+  }
+
+  /** A store and a service holding at most {@code total} watches, {@code perCaller} a caller. */
+  private MemoryHostGrpc.MemoryHostStub open(int total, int perCaller) throws Exception {
+    store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
+    return MemoryHostGrpc.newStub(
+        grpc.inProcess(
+            new MemoryHostService(
+                store,
+                clock,
+                StreamLimits.watches("memory-host", total, perCaller),
+                MemoryHostService.appendStreamLimits(100, 100))));
   }
 
   @Test
   void perCallerLimit_refusesTheNextStream_andClosingStreamsFreesTheirSlotsAndMemory()
       throws Exception {
-    store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
-    ManagedChannel ch =
-        grpc.inProcess(
-            new MemoryHostService(
-                store,
-                clock,
-                StreamLimits.watches("memory-host", 100, 5),
-                MemoryHostService.appendStreamLimits(100, 100)));
-    MemoryHostGrpc.MemoryHostStub stub = MemoryHostGrpc.newStub(ch);
+    MemoryHostGrpc.MemoryHostStub stub = open(100, 5);
     List<Context.CancellableContext> open = new ArrayList<>();
     List<CompletableFuture<Status>> ends = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -116,15 +117,7 @@ class WatchStreamLimitsTest {
 
   @Test
   void totalLimit_refusesAnyCallerOnceTheDaemonIsFull() throws Exception {
-    store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
-    ManagedChannel ch =
-        grpc.inProcess(
-            new MemoryHostService(
-                store,
-                clock,
-                StreamLimits.watches("memory-host", 2, 10),
-                MemoryHostService.appendStreamLimits(100, 100)));
-    MemoryHostGrpc.MemoryHostStub stub = MemoryHostGrpc.newStub(ch);
+    MemoryHostGrpc.MemoryHostStub stub = open(2, 10);
     List<Context.CancellableContext> open = new ArrayList<>();
     watch(stub, open);
     watch(stub, open);

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,42 +93,66 @@ class WriteQueueBoundTest {
     return List.of(b.build());
   }
 
-  @Test
-  void appendsBeyondAMillionQueuedPoints_areRefused_storingNothing_untilTheQueueDrains()
+  /**
+   * Opens the store, stores one point, then holds the writer up on the append of the next; returns
+   * that append (one point of it new).
+   */
+  private CompletableFuture<MeasurementStore.Result> holdWriter(StoreOptions options)
       throws Exception {
-    store = MeasurementStore.open(StoreOptions.defaults(dir), clock, watchPool);
+    store = MeasurementStore.open(options, clock, watchPool);
     store.append(batch("user.x:first", 1)).get(10, TimeUnit.SECONDS);
-
     clock.gate = new CountDownLatch(1);
     CompletableFuture<MeasurementStore.Result> stuck = store.append(batch("user.x:first", 2));
     assertTrue(clock.writerStopped.await(10, TimeUnit.SECONDS), "the writer is held up");
+    return stuck;
+  }
 
+  private void releaseWriter() {
+    clock.gate.countDown();
+    clock.gate = null;
+  }
+
+  /** The appends a flood got queued, and why the next was refused. */
+  private record Flood(
+      List<CompletableFuture<MeasurementStore.Result>> taken, RejectedExecutionException refusal) {}
+
+  /**
+   * Appends 10 000 new points to series {@code prefix0}, {@code prefix1}, ... from {@code caller}
+   * of each index until one append is refused (at once, as the queue refuses).
+   */
+  private Flood flood(String prefix, IntFunction<String> caller) {
     List<CompletableFuture<MeasurementStore.Result>> taken = new ArrayList<>();
-    CompletableFuture<MeasurementStore.Result> refused = null;
-    for (int i = 0; i < 200 && refused == null; i++) {
-      // From eight callers, each within its share: the bound in all is what refuses.
+    for (int i = 0; i < 200; i++) {
       CompletableFuture<MeasurementStore.Result> f =
-          store.append(batch("user.x:b" + i, 10_000), "caller" + i % 8);
-      if (f.isCompletedExceptionally()) {
-        refused = f;
-      } else {
+          store.append(batch(prefix + i, 10_000), caller.apply(i));
+      if (!f.isCompletedExceptionally()) {
         taken.add(f);
+        continue;
       }
+      ExecutionException e = assertThrows(ExecutionException.class, f::get);
+      assertTrue(e.getCause() instanceof RejectedExecutionException, e.getCause().toString());
+      return new Flood(taken, (RejectedExecutionException) e.getCause());
     }
+    throw new AssertionError("200 appends of 10 000 points were all queued");
+  }
+
+  @Test
+  void appendsBeyondAMillionQueuedPoints_areRefused_storingNothing_untilTheQueueDrains()
+      throws Exception {
+    CompletableFuture<MeasurementStore.Result> stuck = holdWriter(StoreOptions.defaults(dir));
+    // From eight callers, each within its share: the bound in all is what refuses.
+    Flood flood = flood("user.x:b", i -> "caller" + i % 8);
+    List<CompletableFuture<MeasurementStore.Result>> taken = flood.taken();
     int perBound = (int) (MeasurementStore.QUEUE_POINTS / 10_000);
     // The held-up append (2 points) may still be queued, or taken by the writer already.
     assertTrue(
         taken.size() == perBound || taken.size() == perBound - 1,
         taken.size() + " appends of 10 000 points were queued");
-    assertTrue(refused != null, "an append beyond the bound is refused at once");
-    ExecutionException e = assertThrows(ExecutionException.class, refused::get);
-    assertTrue(e.getCause() instanceof RejectedExecutionException, e.getCause().toString());
     assertTrue(
-        e.getCause().getMessage().contains("write queue is full"), e.getCause().getMessage());
+        flood.refusal().getMessage().contains("write queue is full"), flood.refusal().getMessage());
     String refusedSeries = "user.x:b" + taken.size();
 
-    clock.gate.countDown();
-    clock.gate = null;
+    releaseWriter();
     // Its first point was stored before; the second is new.
     assertEquals(1, stuck.get(30, TimeUnit.SECONDS).stored());
     for (CompletableFuture<MeasurementStore.Result> f : taken) {
@@ -144,40 +169,22 @@ class WriteQueueBoundTest {
   @Test
   void oneCaller_isRefusedBeyondItsShare_whileOthersAreStillTaken() throws Exception {
     // 30 new series a minute per caller, and the clock stands still: no refill.
-    store =
-        MeasurementStore.open(
-            StoreOptions.defaults(dir).withLimits(2_000_000, 1_000, 30), clock, watchPool);
-    store.append(batch("user.x:first", 1)).get(10, TimeUnit.SECONDS);
-    clock.gate = new CountDownLatch(1);
-    CompletableFuture<MeasurementStore.Result> stuck = store.append(batch("user.x:first", 2));
-    assertTrue(clock.writerStopped.await(10, TimeUnit.SECONDS), "the writer is held up");
+    CompletableFuture<MeasurementStore.Result> stuck =
+        holdWriter(StoreOptions.defaults(dir).withLimits(2_000_000, 1_000, 30));
 
     // The default share: 1 024 appends of 4 096, and 250 000 points of a million.
-    List<CompletableFuture<MeasurementStore.Result>> taken = new ArrayList<>();
-    CompletableFuture<MeasurementStore.Result> refused = null;
-    for (int i = 0; i < 100 && refused == null; i++) {
-      CompletableFuture<MeasurementStore.Result> f =
-          store.append(batch("user.x:flood" + i, 10_000), "flooder");
-      if (f.isCompletedExceptionally()) {
-        refused = f;
-      } else {
-        taken.add(f);
-      }
-    }
+    Flood flood = flood("user.x:flood", i -> "flooder");
+    List<CompletableFuture<MeasurementStore.Result>> taken = flood.taken();
     assertEquals(25, taken.size(), "appends of 10 000 points within the flooder's share");
-    ExecutionException e = assertThrows(ExecutionException.class, refused::get);
-    assertTrue(e.getCause() instanceof RejectedExecutionException, e.getCause().toString());
-    assertTrue(
-        e.getCause().getMessage().contains("flooder has 25 appends (250000 points)"),
-        e.getCause().getMessage());
-    assertTrue(e.getCause().getMessage().contains("maxQueuedPerCaller"), e.getCause().getMessage());
+    String why = flood.refusal().getMessage();
+    assertTrue(why.contains("flooder has 25 appends (250000 points)"), why);
+    assertTrue(why.contains("maxQueuedPerCaller"), why);
 
     CompletableFuture<MeasurementStore.Result> other =
         store.append(batch("user.x:other", 10_000), "other");
     assertTrue(!other.isCompletedExceptionally(), "another caller is still taken");
 
-    clock.gate.countDown();
-    clock.gate = null;
+    releaseWriter();
     assertEquals(1, stuck.get(30, TimeUnit.SECONDS).stored());
     for (CompletableFuture<MeasurementStore.Result> f : taken) {
       assertEquals(10_000, f.get(60, TimeUnit.SECONDS).stored());

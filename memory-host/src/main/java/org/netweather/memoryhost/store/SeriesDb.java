@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -83,8 +84,7 @@ public final class SeriesDb implements AutoCloseable {
   private final ColumnFamilyHandle headCf;
   private final ColumnFamilyHandle chunksCf;
   private final ColumnFamilyHandle archivesCf;
-  private final java.util.concurrent.atomic.LongAdder archiveWrites =
-      new java.util.concurrent.atomic.LongAdder();
+  private final LongAdder archiveWrites = new LongAdder();
   private final ColumnFamilyHandle logCf;
   // Writer thread only: the record being built and the next record's key.
   private final PointLog pointLog = new PointLog();

@@ -16,12 +16,14 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.netweather.runtime.Channels;
+import org.netweather.testing.Poll;
 
 /**
  * A daemon's server over a real socket holds at most {@link
@@ -69,11 +71,7 @@ class DaemonTransportLimitsTest {
   }
 
   private static void await(AtomicInteger value, int expected) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 20_000;
-    while (value.get() != expected && System.currentTimeMillis() < deadline) {
-      Thread.sleep(10);
-    }
-    assertEquals(expected, value.get());
+    assertEquals(expected, Poll.until(value::get, v -> v == expected, Duration.ofSeconds(20)));
   }
 
   @Test
