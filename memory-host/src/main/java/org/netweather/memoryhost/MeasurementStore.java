@@ -59,6 +59,8 @@ public final class MeasurementStore implements AutoCloseable {
   private static final int GROUP = 512;
   // A group closes once it holds this many points, so its one write stays tens of megabytes.
   private static final int GROUP_POINTS = 200_000;
+  // A head not yet full is sealed once held this long, so a slow series' points do not sit for
+  // days in its head (and in every checkpoint).
   private static final long MAX_HEAD_AGE_MS = 2 * 3600_000L;
   private static final int BACKLOG_POINTS_PER_MESSAGE = 4096;
   private static final long MAINTENANCE_PERIOD_MS = 200;

@@ -671,6 +671,7 @@ public final class SeriesDb implements AutoCloseable {
           write(noSync, batch);
         }
         s.head = null;
+        s.headSeenMs = 0;
         s.sealedCount = next.sealedCount;
         s.sealedFirst = next.sealedFirst;
         s.sealedMax = next.sealedMax;
@@ -843,10 +844,19 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  /** Milliseconds since the oldest point of a series' head, or 0 if the head is empty. */
+  /**
+   * Milliseconds since the first call that saw the series' current head (0 from that call), or 0 if
+   * the head is empty. Called on every series about once a minute, the age is that close.
+   */
   public long headAgeMs(SeriesState s, long nowMs) {
     synchronized (s) {
-      return s.head == null ? 0 : nowMs - s.head.minTime();
+      if (s.head == null) {
+        return 0;
+      }
+      if (s.headSeenMs == 0) {
+        s.headSeenMs = nowMs;
+      }
+      return nowMs - s.headSeenMs;
     }
   }
 

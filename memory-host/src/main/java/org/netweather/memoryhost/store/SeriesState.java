@@ -23,6 +23,11 @@ public final class SeriesState {
   long sealedMax = Long.MIN_VALUE;
   double sealedLastValue = Double.NaN;
   GorillaEncoder head;
+  // When the memory-host first looked at the current head's age (0: not yet). Heads age by how
+  // long they have been held, not by their points' timestamps: a sensor whose clock runs late, or
+  // that delivers an old backlog, would otherwise have its head sealed at every look, one chunk of
+  // a few points a minute. Guarded by this.
+  long headSeenMs;
   // The last point-log record with points the head holds (-1 if unknown): a head checkpointed
   // with it makes replay skip that record and every earlier one for this series. Guarded by this.
   long headSeq = -1;

@@ -537,4 +537,22 @@ class SeriesDbTest {
       assertArrayEquals(times(T0, 7, 1000), p.times());
     }
   }
+
+  @Test
+  void aHeadAgesFromWhenItWasFirstSeen_notFromItsPointsTimestamps() throws IOException {
+    try (SeriesDb db = SeriesDb.open(dir)) {
+      // Points three hours old, as a sensor with a late clock or an old backlog delivers them.
+      long now = T0 + 3 * 3_600_000L;
+      append(db, "user.x:late", times(T0, 5, 10_000), values(5, 0));
+      SeriesState s = db.get("user.x:late");
+      assertEquals(0, db.headAgeMs(s, now));
+      assertEquals(60_000, db.headAgeMs(s, now + 60_000));
+      // Sealed, the next head's age starts again at its first look.
+      db.seal(s, true);
+      assertEquals(0, db.headAgeMs(s, now + 120_000));
+      append(db, "user.x:late", times(T0 + 50_000, 3, 10_000), values(3, 5));
+      assertEquals(0, db.headAgeMs(s, now + 180_000));
+      assertEquals(7_200_000, db.headAgeMs(s, now + 7_380_000));
+    }
+  }
 }
