@@ -49,6 +49,7 @@ final class MeasurementGenerator implements Runnable {
   private final List<List<SpoolRecord>> bySpool = new ArrayList<>();
   private final List<Integer> touched = new ArrayList<>();
   private volatile boolean stopped;
+  private volatile long producedThroughMs = Long.MIN_VALUE;
 
   MeasurementGenerator(
       SitePlan plan,
@@ -95,6 +96,11 @@ final class MeasurementGenerator implements Runnable {
     stopped = true;
   }
 
+  /** The simulated instant up to which every measurement due has been spooled. */
+  long producedThroughMs() {
+    return producedThroughMs;
+  }
+
   @Override
   public void run() {
     while (!stopped) {
@@ -117,6 +123,7 @@ final class MeasurementGenerator implements Runnable {
       }
       touched.clear();
       ledger.offered(produced);
+      producedThroughMs = now;
       long wait =
           timers.isEmpty()
               ? MAX_SLEEP_NANOS

@@ -3,6 +3,7 @@ package org.netweather.benchmarks.site;
 /** The benchmark's phases, in order. */
 enum Phase {
   FILL("fill"),
+  FILL_BACKLOG("fill backlog"),
   SETTLE("settle"),
   REAL("real rate"),
   MEMORY_RESTART("memory-host restart"),

@@ -25,14 +25,14 @@ import org.netweather.client.NetWeatherClient;
  * measurements/s per host), spooled and delivered by the sensor's own Spool and Delivery. See
  * {@link SimulatedSite} for what is shared between hosts.
  *
- * <p>Phases: fill at 10x real rate (simulated time starts in the past) until every series exists
- * and the spools' backlog is under one second of output; real rate for {@code --real} seconds, over
- * which CPU per measurement is taken; SIGKILL of the memory-host and a restart under load; the same
- * for the forecaster; drain; then the check that every acknowledged measurement is stored exactly
- * once ({@link SiteVerifier}). It prints per daemon CPU per measurement, RSS per series,
- * descriptors, disk per point and per series, restart time to serving; per phase measurements
- * acknowledged, ack latency p50/p99/max, the longest time without an ack and the append-to-forecast
- * delay; and the nameserver's calls per second.
+ * <p>Phases: fill at 10x real rate (simulated time starts in the past) until every series exists,
+ * then real rate until the backlog the fill left in the spools is delivered; real rate for {@code
+ * --real} seconds, over which CPU per measurement is taken; SIGKILL of the memory-host and a
+ * restart under load; the same for the forecaster; drain; then the check that every acknowledged
+ * measurement is stored exactly once ({@link SiteVerifier}). It prints per daemon CPU per
+ * measurement, RSS per series, descriptors, disk per point and per series, restart time to serving;
+ * per phase measurements acknowledged, ack latency p50/p99/max, the longest time without an ack and
+ * the append-to-forecast delay; and the nameserver's calls per second.
  *
  * <pre>
  *   benchmarks/run site.SiteBenchmark --hosts 200
@@ -158,7 +158,7 @@ public final class SiteBenchmark {
       generating.start();
       SitePhases phases =
           new SitePhases(options, plan, site, ledger, forecastDelay, daemons, admin, report);
-      phases.fill(clock);
+      phases.fill(clock, generator::producedThroughMs);
       phases.real(clock);
       phases.restartMemoryHost();
       phases.restartForecaster();

@@ -2,6 +2,7 @@ package org.netweather.benchmarks.site;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import org.netweather.client.NetWeatherClient;
 
 /**
@@ -18,6 +19,7 @@ final class SitePhases {
   private final NetWeatherClient admin;
   private final SiteReport report;
   private final long startNanos = System.nanoTime();
+  private long nextPrint = startNanos;
 
   SitePhases(
       SiteOptions options,
@@ -39,51 +41,86 @@ final class SitePhases {
   }
 
   /**
-   * The backlog that counts as cleared: what the sensors produce at {@code rate} in one delivery
+   * The backlog that counts as cleared: what the sensors produce at real rate in one delivery
    * period (which they hold back by design) and one second more, or 50.
    */
-  private long clearedBelow(double rate) {
+  private long clearedBelow() {
     double seconds = options.deliveryMs() / 1000.0 + 1;
-    return Math.max(50, (long) (plan.measurementsPerSecond() * rate * seconds));
+    return Math.max(50, (long) (plan.measurementsPerSecond() * seconds));
   }
 
-  void fill(SimClock clock) throws InterruptedException {
+  /**
+   * Offers measurements at the fill rate until every series exists and two clique periods of
+   * simulated time have passed, then at real rate until the backlog the fill left is delivered and
+   * the forecaster has caught up. A site that cannot take the fill rate absorbs what it can while
+   * the rest waits in the spools, as a real site's sensors hold a backlog after an outage; what the
+   * fill left and how long the memory-host and the forecaster took to clear it are reported.
+   *
+   * @param producedThroughMs the simulated instant up to which the generator has spooled
+   */
+  void fill(SimClock clock, LongSupplier producedThroughMs) throws InterruptedException {
     forecastDelay.start(admin, site.scheduler());
     long start = System.nanoTime();
+    long simStart = clock.nowMs();
     long minEnd = start + (long) (2e6 * SitePlan.CLIQUE_PERIOD_MS / options.fillRate());
     long deadline = start + options.fillMaxSeconds() * 1_000_000_000L;
-    long threshold = clearedBelow(options.fillRate());
-    long nextPrint = start;
-    boolean done = false;
-    while (!done) {
+    boolean everySeries = false;
+    while (!everySeries && System.nanoTime() <= deadline) {
       Thread.sleep(1_000);
-      long now = System.nanoTime();
-      long series = ledger.seriesAcked();
-      long pending = site.pending();
-      if (now >= nextPrint) {
-        progress("fill");
-        nextPrint = now + 5_000_000_000L;
-      }
-      // The forecaster has caught up too when nothing followed has waited a second for it.
-      done =
-          series == plan.series().size()
-              && pending <= threshold
-              && now >= minEnd
-              && forecastDelay.oldestUnseenNanos(now) < 1_000_000_000L;
-      if (!done && now > deadline) {
-        System.out.printf(
-            Locale.ROOT,
-            "fill did not finish in %d s: %d of %d series, %d "
-                + "spooled, forecasts %.1f s behind%n",
-            options.fillMaxSeconds(),
-            series,
-            plan.series().size(),
-            pending,
-            forecastDelay.oldestUnseenNanos(now) / 1e9);
-        break;
-      }
+      progress("fill", 5);
+      everySeries = ledger.seriesAcked() == plan.series().size() && System.nanoTime() >= minEnd;
     }
-    report.fill((System.nanoTime() - start) / 1e9, done, ledger.offered());
+    clock.setRate(1);
+    ledger.startPhase(Phase.FILL_BACKLOG);
+    long switched = System.nanoTime();
+    long simEnd = clock.nowMs();
+    long ackedAtSwitch = ledger.totalAcked();
+    // The simulated sensors may still be producing the fill's last simulated seconds (they share
+    // these two cores): the backlog is what the fill produced and was not yet acknowledged.
+    long produced = -1;
+    long spoolsCleared = 0;
+    long ackedAtSpoolsCleared = 0;
+    long threshold = clearedBelow();
+    while (everySeries && spoolsCleared == 0 && System.nanoTime() <= deadline) {
+      if (produced < 0 && producedThroughMs.getAsLong() >= simEnd) {
+        produced = ledger.offered();
+      }
+      if (produced >= 0 && site.pending() <= threshold) {
+        spoolsCleared = System.nanoTime();
+        ackedAtSpoolsCleared = ledger.totalAcked();
+      }
+      progress("fill backlog", 5);
+      Thread.sleep(100);
+    }
+    long caughtUp = 0;
+    while (spoolsCleared > 0 && caughtUp == 0 && System.nanoTime() <= deadline) {
+      // Caught up when nothing followed has waited a second for the forecaster.
+      if (forecastDelay.oldestUnseenNanos(System.nanoTime()) < 1_000_000_000L) {
+        caughtUp = System.nanoTime();
+      }
+      progress("fill backlog", 5);
+      Thread.sleep(100);
+    }
+    if (caughtUp == 0) {
+      System.out.printf(
+          Locale.ROOT,
+          "fill did not finish in %d s: %d of %d series, %d spooled, forecasts %.1f s behind%n",
+          options.fillMaxSeconds(),
+          ledger.seriesAcked(),
+          plan.series().size(),
+          site.pending(),
+          forecastDelay.oldestUnseenNanos(System.nanoTime()) / 1e9);
+    }
+    report.fill(
+        new SiteReport.Fill(
+            (switched - start) / 1e9,
+            (simEnd - simStart) / 1000.0,
+            everySeries,
+            produced,
+            produced < 0 ? -1 : produced - ackedAtSwitch,
+            spoolsCleared == 0 ? -1 : (spoolsCleared - switched) / 1e9,
+            ackedAtSpoolsCleared - ackedAtSwitch,
+            caughtUp == 0 ? -1 : (caughtUp - switched) / 1e9));
   }
 
   void real(SimClock clock) throws Exception {
@@ -120,7 +157,7 @@ final class SitePhases {
     long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
     long firstAck = awaitInstant("the first ack after the restart", ledger::firstAckAfterMark);
     long cleared =
-        awaitBacklogBelow(clearedBelow(1), Duration.ofSeconds(options.afterRestartSeconds() + 120));
+        awaitBacklogBelow(clearedBelow(), Duration.ofSeconds(options.afterRestartSeconds() + 120));
     report.restart(
         new SiteReport.Restart(d.label, kill, spawn, serving, firstAck, "first ack", cleared));
     holdUntil(kill, "memory-host restart");
@@ -143,8 +180,7 @@ final class SitePhases {
   }
 
   /** Waits up to two minutes for {@code instant} to be set, printing progress; 0 if never. */
-  private long awaitInstant(String what, java.util.function.LongSupplier instant)
-      throws InterruptedException {
+  private long awaitInstant(String what, LongSupplier instant) throws InterruptedException {
     long deadline = System.nanoTime() + 120_000_000_000L;
     long nextPrint = System.nanoTime() + 10_000_000_000L;
     while (instant.getAsLong() == 0) {
@@ -201,6 +237,15 @@ final class SitePhases {
     while (System.nanoTime() < end) {
       Thread.sleep(Math.min(10_000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
       progress(phase);
+    }
+  }
+
+  /** Prints progress if the last print was {@code everySeconds} ago or more. */
+  private void progress(String phase, int everySeconds) {
+    long now = System.nanoTime();
+    if (now >= nextPrint) {
+      progress(phase);
+      nextPrint = now + everySeconds * 1_000_000_000L;
     }
   }
 

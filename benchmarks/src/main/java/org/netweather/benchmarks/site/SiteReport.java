@@ -38,9 +38,7 @@ final class SiteReport {
   private Map<String, Long> callsEnd;
   private long ackedAtRealStart;
   private long ackedAtRealEnd;
-  private double fillSeconds;
-  private boolean fillDone;
-  private long fillOffered;
+  private Fill fill;
   private long spoolDropped;
   private SiteVerifier.Result verified;
 
@@ -57,10 +55,24 @@ final class SiteReport {
     this.calls = calls;
   }
 
-  void fill(double seconds, boolean done, long offered) {
-    fillSeconds = seconds;
-    fillDone = done;
-    fillOffered = offered;
+  /**
+   * The fill: real and simulated seconds at the fill rate, whether every series then existed, the
+   * measurements it produced, how many of them were not yet acknowledged when the rate dropped to
+   * real rate, seconds from then until the spools held less than one delivery (and how many were
+   * acknowledged meanwhile) and until the forecaster had caught up; -1 where never.
+   */
+  record Fill(
+      double offerSeconds,
+      double simSeconds,
+      boolean everySeries,
+      long produced,
+      long backlog,
+      double spoolsClearedSeconds,
+      long ackedWhileClearing,
+      double caughtUpSeconds) {}
+
+  void fill(Fill f) {
+    fill = f;
   }
 
   void realStarted() {
@@ -97,6 +109,39 @@ final class SiteReport {
 
   void verified(SiteVerifier.Result r) {
     verified = r;
+  }
+
+  private void printFill(PrintStream out, SiteOptions o, Map<Phase, PhaseStats> phases) {
+    double real = plan.measurementsPerSecond();
+    PhaseStats offering = phases.get(Phase.FILL);
+    double offerRate = offering.acked / offering.seconds();
+    out.printf(
+        Locale.ROOT,
+        "fill at %.0fx: %.0f s of simulated time in %.1f s, %s; %d measurements produced,"
+            + " acknowledged at %.0f/s (%.1fx real rate) meanwhile%n",
+        o.fillRate(),
+        fill.simSeconds(),
+        fill.offerSeconds(),
+        fill.everySeries() ? "every series exists" : "NOT EVERY SERIES EXISTS",
+        fill.produced(),
+        offerRate,
+        offerRate / real);
+    if (fill.spoolsClearedSeconds() < 0) {
+      out.printf("  its backlog was NOT CLEARED within --fill-max%n");
+      return;
+    }
+    double clearRate = fill.ackedWhileClearing() / Math.max(1e-3, fill.spoolsClearedSeconds());
+    out.printf(
+        Locale.ROOT,
+        "  backlog at the drop to 1x: %d; spools cleared %.1f s later (acknowledged at %.0f/s,"
+            + " %.1fx real rate), forecasts caught up %s%n",
+        fill.backlog(),
+        fill.spoolsClearedSeconds(),
+        clearRate,
+        clearRate / real,
+        fill.caughtUpSeconds() < 0
+            ? "NEVER within --fill-max"
+            : String.format(Locale.ROOT, "%.1f s later", fill.caughtUpSeconds()));
   }
 
   private void sampleAll(Map<String, ProcSample> into) {
@@ -136,13 +181,7 @@ final class SiteReport {
         o.deliveryMs(),
         o.appendStreams() ? "on append streams" : "in Append calls",
         o.peerSearch());
-    out.printf(
-        Locale.ROOT,
-        "fill at %.0fx: %s in %.1f s (%d measurements offered)%n",
-        o.fillRate(),
-        fillDone ? "every series exists, backlog cleared" : "NOT FINISHED",
-        fillSeconds,
-        fillOffered);
+    printFill(out, o, phases);
 
     out.printf(
         Locale.ROOT,
