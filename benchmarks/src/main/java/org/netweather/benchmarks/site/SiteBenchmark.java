@@ -43,13 +43,16 @@ import org.netweather.client.NetWeatherClient;
  * {@code --dir} with {@code --keep true}.
  *
  * <p>Results, 2-vCPU VM (ext4), every daemon and the simulated site on the same two cores,
- * 2026-11-26 ({@code --fill-rate 2 --real 120}, settled 300 s; CPU per measurement over the
- * real-rate window; figures vary by up to a third between runs on this shared machine):
+ * 2026-11-26 ({@code --real 120}, settled 300 s; CPU per measurement over the real-rate window;
+ * figures vary by up to a third between runs on this shared machine):
  *
  * <pre>
- * --hosts 10000   470 000 series, 9 500/s; fill at 2x cleared in 128-208 s; exactly once
- *                 (7.2-8.7 million acknowledged = stored per run; 200 series read back fully).
- *   memory-host   0.15-0.19 core, 15.8-20.4 us per measurement over five runs (23.4-23.9 with
+ * --hosts 10000   470 000 series, 9 500/s; the fill at 10x (--fill-max 900) leaves 2.1-2.6
+ *                 million measurements behind, acknowledged at 11-18x real rate once every
+ *                 series exists: spools empty 13-26 s and forecasts caught up 94-107 s after the
+ *                 rate drops (at --fill-rate 2 the fill cleared in 128-208 s); exactly once
+ *                 (7.2-10.7 million acknowledged = stored per run; 200 series read back fully).
+ *   memory-host   0.15-0.19 core, 15.8-20.4 us per measurement over six runs (23.4-23.9 with
  *                 --settle 60), 8.5-9.8 KiB RSS per series, 650 descriptors, 21-29 B disk per
  *                 point; restart SERVING 13.6-22.5 s (16.6-23.2 s in runs with --settle 60)
  *   forecaster    0.16-0.21 core, 17.1-22.5 us per measurement, 31.5-31.8 KiB per series;
