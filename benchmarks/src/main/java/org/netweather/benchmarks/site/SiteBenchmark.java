@@ -47,15 +47,15 @@ import org.netweather.client.NetWeatherClient;
  * figures vary by up to a third between runs on this shared machine):
  *
  * <pre>
- * --hosts 10000   470 000 series, 9 500/s; the fill at 10x (--fill-max 900) leaves 2.1-2.6
+ * --hosts 10000   470 000 series, 9 500/s; the fill at 10x (--fill-max 900) leaves 2.1-2.9
  *                 million measurements behind, acknowledged at 11-18x real rate once every
- *                 series exists: spools empty 13-26 s and forecasts caught up 94-107 s after the
+ *                 series exists: spools empty 13-26 s and forecasts caught up 94-108 s after the
  *                 rate drops (at --fill-rate 2 the fill cleared in 128-208 s); exactly once
  *                 (7.2-10.7 million acknowledged = stored per run; 200 series read back fully).
- *   memory-host   0.15-0.19 core, 15.8-20.4 us per measurement over six runs (23.4-23.9 with
- *                 --settle 60), 8.5-9.8 KiB RSS per series, 650 descriptors, 21-29 B disk per
- *                 point; restart SERVING 13.6-22.5 s (16.6-23.2 s in runs with --settle 60)
- *   forecaster    0.16-0.21 core, 17.1-22.5 us per measurement, 31.5-31.8 KiB per series;
+ *   memory-host   0.14-0.19 core, 14.5-20.4 us per measurement over seven runs (23.4-23.9 with
+ *                 --settle 60), 8.5-10.3 KiB RSS per series, 650 descriptors, 20-29 B disk per
+ *                 point; restart SERVING 13.6-25.7 s (16.6-23.2 s in runs with --settle 60)
+ *   forecaster    0.16-0.21 core, 17.1-22.6 us per measurement, 30.9-31.8 KiB per series;
  *                 restart SERVING 4.1-7.6 s
  *   nameserver    166 heartbeats/s, 0.04 core; append p99 35-50 ms, append-to-forecast
  *                 p99 15-31 ms
