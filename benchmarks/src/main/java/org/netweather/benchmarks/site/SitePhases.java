@@ -2,6 +2,7 @@ package org.netweather.benchmarks.site;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.netweather.client.NetWeatherClient;
 
@@ -64,12 +65,12 @@ final class SitePhases {
     long simStart = clock.nowMs();
     long minEnd = start + (long) (2e6 * SitePlan.CLIQUE_PERIOD_MS / options.fillRate());
     long deadline = start + options.fillMaxSeconds() * 1_000_000_000L;
-    boolean everySeries = false;
-    while (!everySeries && System.nanoTime() <= deadline) {
-      Thread.sleep(1_000);
-      progress("fill", 5);
-      everySeries = ledger.seriesAcked() == plan.series().size() && System.nanoTime() >= minEnd;
-    }
+    boolean everySeries =
+        awaitUntil(
+                () -> ledger.seriesAcked() == plan.series().size() && System.nanoTime() >= minEnd,
+                deadline,
+                "fill")
+            > 0;
     clock.setRate(1);
     ledger.startPhase(Phase.FILL_BACKLOG);
     long switched = System.nanoTime();
@@ -77,30 +78,29 @@ final class SitePhases {
     long ackedAtSwitch = ledger.totalAcked();
     // The simulated sensors may still be producing the fill's last simulated seconds (they share
     // these two cores): the backlog is what the fill produced and was not yet acknowledged.
-    long produced = -1;
-    long spoolsCleared = 0;
-    long ackedAtSpoolsCleared = 0;
+    long[] produced = {-1};
     long threshold = clearedBelow();
-    while (everySeries && spoolsCleared == 0 && System.nanoTime() <= deadline) {
-      if (produced < 0 && producedThroughMs.getAsLong() >= simEnd) {
-        produced = ledger.offered();
-      }
-      if (produced >= 0 && site.pending() <= threshold) {
-        spoolsCleared = System.nanoTime();
-        ackedAtSpoolsCleared = ledger.totalAcked();
-      }
-      progress("fill backlog", 5);
-      Thread.sleep(100);
-    }
-    long caughtUp = 0;
-    while (spoolsCleared > 0 && caughtUp == 0 && System.nanoTime() <= deadline) {
-      // Caught up when nothing followed has waited a second for the forecaster.
-      if (forecastDelay.oldestUnseenNanos(System.nanoTime()) < 1_000_000_000L) {
-        caughtUp = System.nanoTime();
-      }
-      progress("fill backlog", 5);
-      Thread.sleep(100);
-    }
+    long spoolsCleared =
+        !everySeries
+            ? 0
+            : awaitUntil(
+                () -> {
+                  if (produced[0] < 0 && producedThroughMs.getAsLong() >= simEnd) {
+                    produced[0] = ledger.offered();
+                  }
+                  return produced[0] >= 0 && site.pending() <= threshold;
+                },
+                deadline,
+                "fill backlog");
+    long ackedWhileClearing = ledger.totalAcked() - ackedAtSwitch;
+    // Caught up when nothing followed has waited a second for the forecaster.
+    long caughtUp =
+        spoolsCleared == 0
+            ? 0
+            : awaitUntil(
+                () -> forecastDelay.oldestUnseenNanos(System.nanoTime()) < 1_000_000_000L,
+                deadline,
+                "fill backlog");
     if (caughtUp == 0) {
       System.out.printf(
           Locale.ROOT,
@@ -116,10 +116,10 @@ final class SitePhases {
             (switched - start) / 1e9,
             (simEnd - simStart) / 1000.0,
             everySeries,
-            produced,
-            produced < 0 ? -1 : produced - ackedAtSwitch,
+            produced[0],
+            produced[0] < 0 ? -1 : produced[0] - ackedAtSwitch,
             spoolsCleared == 0 ? -1 : (spoolsCleared - switched) / 1e9,
-            ackedAtSpoolsCleared - ackedAtSwitch,
+            ackedWhileClearing,
             caughtUp == 0 ? -1 : (caughtUp - switched) / 1e9));
   }
 
@@ -222,10 +222,23 @@ final class SitePhases {
 
   /** Waits until the spools hold fewer than {@code threshold}; returns when, or 0 if never. */
   private long awaitBacklogBelow(long threshold, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (site.pending() >= threshold) {
+    return awaitUntil(
+        () -> site.pending() < threshold, System.nanoTime() + timeout.toNanos(), null);
+  }
+
+  /**
+   * Checks {@code done} every 100 ms until it holds or {@code deadline} ({@link System#nanoTime()})
+   * passes, printing progress every 5 s under {@code phase} unless null; returns when it held, or 0
+   * if it never did.
+   */
+  private long awaitUntil(BooleanSupplier done, long deadline, String phase)
+      throws InterruptedException {
+    while (!done.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         return 0;
+      }
+      if (phase != null) {
+        progress(phase, 5);
       }
       Thread.sleep(100);
     }
