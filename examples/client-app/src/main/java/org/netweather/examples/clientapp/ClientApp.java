@@ -15,8 +15,8 @@ import org.netweather.model.Resource;
 import org.netweather.model.SeriesName;
 
 /**
- * Prints the forecast of one series and the snapshot of one cluster, as a scheduler would read
- * them before placing work.
+ * Prints the forecast of one series and the snapshot of one cluster, as a scheduler would read them
+ * before placing work.
  *
  * <pre>
  * java -jar target/client-app-1.0.jar NAMESERVER SERIES [CLUSTER]
@@ -90,7 +90,11 @@ public final class ClientApp {
       // Failures arrive as gRPC statuses: UNAVAILABLE (nothing there), NOT_FOUND (no such series
       // or cluster), DEADLINE_EXCEEDED, FAILED_PRECONDITION (too few measurements yet), ...
       System.err.println(
-          "client-app: " + nameserver + ": " + e.getStatus().getCode() + ": "
+          "client-app: "
+              + nameserver
+              + ": "
+              + e.getStatus().getCode()
+              + ": "
               + e.getStatus().getDescription());
       System.exit(1);
     }
