@@ -47,17 +47,17 @@ public final class ClientApp {
 
     // Every call gets this deadline, retries included; the client closes the channels it opened.
     try (NetWeatherClient nws =
-        NetWeatherClient.forAddress(nameserver).deadline(Duration.ofSeconds(5)).build()) {
+        NetWeatherClient.forAddress(nameserver).deadline(Duration.ofSeconds(10)).build()) {
       Forecast f = nws.forecast(series.toString(), Criterion.CRITERION_MSE);
       System.out.printf(
           Locale.ROOT,
-          "forecast %s: %.4g %s, %.0f %% interval [%.4g, %.4g], by %s after %d measurements%n",
+          "forecast %s: %s %s, %.0f %% interval [%s, %s], by %s after %d measurements%n",
           f.getSeries(),
-          f.getValue(),
+          number(f.getValue()),
           Resource.unitOf(series.resource()),
           100 * f.getInterval().getConfidence(),
-          f.getInterval().getLower(),
-          f.getInterval().getUpper(),
+          number(f.getInterval().getLower()),
+          number(f.getInterval().getUpper()),
           f.getMethod(),
           f.getCount());
 
@@ -106,11 +106,18 @@ public final class ClientApp {
     }
     return String.format(
         Locale.ROOT,
-        "%.4g %s (%s, measured %.1f s before%s)",
-        r.getValue(),
+        "%s %s (%s, measured %.1f s before%s)",
+        number(r.getValue()),
         resource.unit(),
         r.getMethod(),
         r.getAgeMs() / 1000.0,
         r.getStale() ? ", STALE" : "");
+  }
+
+  /** Four significant digits, without an exponent for the megabits and mebibytes of a site. */
+  private static String number(double v) {
+    return Math.abs(v) >= 1000
+        ? String.format(Locale.ROOT, "%.0f", v)
+        : String.format(Locale.ROOT, "%.4g", v);
   }
 }
