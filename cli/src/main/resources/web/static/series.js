@@ -1,4 +1,4 @@
-// The series page: history with the forecast made for each point and its 95 % interval as a
+// The series page: history with the forecast made for each point and its interval as a
 // band, the absolute error of each forecast, and when the serving method changed.
 (function () {
   const name = document.getElementById('series').textContent;
@@ -13,8 +13,8 @@
         {},
         { label: 'measured', stroke: '#1f77b4', width: 2 },
         { label: 'forecast', stroke: '#d62728', dash: [6, 4] },
-        { label: '95 % low', stroke: 'rgba(214,39,40,0.3)' },
-        { label: '95 % high', stroke: 'rgba(214,39,40,0.3)' },
+        { label: Math.round(d.coverage * 100) + ' % low', stroke: 'rgba(214,39,40,0.3)' },
+        { label: Math.round(d.coverage * 100) + ' % high', stroke: 'rgba(214,39,40,0.3)' },
       ],
       bands: [{ series: [4, 3], fill: 'rgba(214,39,40,0.12)' }],
       axes: [{}, { label: d.unit }],

@@ -6,12 +6,15 @@ import org.netweather.api.v1.Measurement;
 import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.Criterion;
+import org.netweather.forecaster.battery.ForecastReplay;
 import org.netweather.forecaster.battery.ForecastResult;
+import org.netweather.forecaster.battery.PhysicalRange;
 
 /**
  * A series page's data as JSON: the measurements, and for each the forecast made one step before
- * with its 95 % interval, the method that served it and its absolute error; the same replay as the
- * forecaster's battery.
+ * with its interval (the forecaster's default coverage, clipped to the resource's range), the
+ * method that served it and its absolute error; the same replay as {@code nws plot} ({@link
+ * ForecastReplay}).
  */
 final class SeriesData {
   private SeriesData() {}
@@ -24,20 +27,30 @@ final class SeriesData {
     StringBuilder hi = new StringBuilder();
     StringBuilder err = new StringBuilder();
     StringBuilder changes = new StringBuilder();
-    Battery battery = BatteryLayout.standard().newBattery();
+    double[] values = new double[points.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = points.get(i).getValue();
+    }
+    ForecastResult[] served =
+        ForecastReplay.oneStep(
+            BatteryLayout.standard(),
+            values,
+            Criterion.MSE,
+            Battery.DEFAULT_COVERAGE,
+            PhysicalRange.ofName(series));
     String method = null;
     for (int i = 0; i < points.size(); i++) {
       Measurement m = points.get(i);
       String sep = i == 0 ? "" : ",";
       t.append(sep).append(m.getTimestampMs() / 1000.0);
       v.append(sep).append(num(m.getValue()));
-      if (battery.count() == 0) {
+      ForecastResult r = served[i];
+      if (r == null) {
         f.append(sep).append("null");
         lo.append(sep).append("null");
         hi.append(sep).append("null");
         err.append(sep).append("null");
       } else {
-        ForecastResult r = battery.forecast(Criterion.MSE, 0.95); // shown as the 95 % band
         f.append(sep).append(num(r.value()));
         lo.append(sep).append(num(r.lower()));
         hi.append(sep).append(num(r.upper()));
@@ -53,13 +66,14 @@ final class SeriesData {
           method = r.method();
         }
       }
-      battery.observe(m.getValue());
     }
     return "{\"series\":\""
         + series.replace("\"", "")
         + "\",\"unit\":\""
         + unit
-        + "\",\"t\":["
+        + "\",\"coverage\":"
+        + Battery.DEFAULT_COVERAGE
+        + ",\"t\":["
         + t
         + "],\"value\":["
         + v
