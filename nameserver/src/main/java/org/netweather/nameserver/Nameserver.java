@@ -417,6 +417,11 @@ public final class Nameserver implements AutoCloseable {
     return assignments.size();
   }
 
+  /** Changes lost to damage in the journal when it was loaded (at least this many; WARN says). */
+  public synchronized long journalDamagedRecords() {
+    return journal.damagedRecords();
+  }
+
   /** The directory, optionally filtered by a series pattern. */
   public synchronized List<SeriesAssignment> directory(String pattern) {
     return directory(pattern, "", Integer.MAX_VALUE).items();
