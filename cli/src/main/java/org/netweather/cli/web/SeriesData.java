@@ -7,16 +7,19 @@ import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.Criterion;
 import org.netweather.forecaster.battery.ForecastResult;
+import org.netweather.model.Resource;
 
 /**
  * A series page's data as JSON: the measurements, and for each the forecast made one step before
  * with its 95 % interval, the method that served it and its absolute error; the same replay as the
- * forecaster's battery.
+ * forecaster's battery. Then the headline: the forecast of the next value, its interval and method,
+ * and how old the last measurement is. Bands are clipped to the resource's physical range.
  */
 final class SeriesData {
   private SeriesData() {}
 
-  static String json(String series, String unit, List<Measurement> points) {
+  static String json(String series, Resource resource, List<Measurement> points, long nowMs) {
+    String unit = resource == null ? "" : resource.unit();
     StringBuilder t = new StringBuilder();
     StringBuilder v = new StringBuilder();
     StringBuilder f = new StringBuilder();
@@ -39,8 +42,8 @@ final class SeriesData {
       } else {
         ForecastResult r = battery.forecast(Criterion.MSE, 0.95); // shown as the 95 % band
         f.append(sep).append(num(r.value()));
-        lo.append(sep).append(num(r.lower()));
-        hi.append(sep).append(num(r.upper()));
+        lo.append(sep).append(num(clip(resource, r.lower())));
+        hi.append(sep).append(num(clip(resource, r.upper())));
         err.append(sep).append(num(Math.abs(m.getValue() - r.value())));
         if (!r.method().equals(method)) {
           changes
@@ -54,6 +57,25 @@ final class SeriesData {
         }
       }
       battery.observe(m.getValue());
+    }
+    String next = "null";
+    if (battery.count() > 0) {
+      ForecastResult r = battery.forecast(Criterion.MSE, 0.95);
+      long lastMs = points.get(points.size() - 1).getTimestampMs();
+      next =
+          "{\"value\":"
+              + num(clip(resource, r.value()))
+              + ",\"lower\":"
+              + num(clip(resource, r.lower()))
+              + ",\"upper\":"
+              + num(clip(resource, r.upper()))
+              + ",\"coverage\":0.95,\"method\":\""
+              + r.method()
+              + "\",\"lastMs\":"
+              + lastMs
+              + ",\"ageMs\":"
+              + Math.max(0, nowMs - lastMs)
+              + "}";
     }
     return "{\"series\":\""
         + series.replace("\"", "")
@@ -73,7 +95,14 @@ final class SeriesData {
         + err
         + "],\"methods\":["
         + changes
-        + "]}";
+        + "],\"next\":"
+        + next
+        + "}";
+  }
+
+  /** A band's edge within what the resource can physically be; a user series is not clipped. */
+  private static double clip(Resource resource, double v) {
+    return resource == null || Double.isNaN(v) ? v : resource.clamp(v);
   }
 
   private static String num(double d) {
