@@ -77,15 +77,17 @@ check(await page.locator('#no-pairs').isHidden() && await page.locator('#no-host
 await page.screenshot({ path: c.out + '/cluster.png', fullPage: true });
 
 // ---- live update: a new bandwidth measurement reaches the open page.
-const t0 = Date.now();
-execFileSync(c.put[0], c.put.slice(1), { stdio: 'inherit' }); // a whole nws process: about a second
+const p0 = Date.now();
+execFileSync(c.put[0], c.put.slice(1), { stdio: 'inherit' }); // a whole nws process
+const putSeconds = ((Date.now() - p0) / 1000).toFixed(1);
+const t0 = Date.now(); // the put is stored: from here on it is the page's delay
 let updated = false;
 while (Date.now() - t0 < 15000) {
   const v = await cell.getAttribute('data-value');
   if (Math.abs(Number(v) - 5530) > 1e-6) { updated = true; break; }
   await page.waitForTimeout(250);
 }
-check(updated, `a new measurement reached the open page ${((Date.now() - t0) / 1000).toFixed(1)} s after nws put started`);
+check(updated, `a new measurement reached the open page ${((Date.now() - t0) / 1000).toFixed(1)} s after nws put returned (it ran ${putSeconds} s)`);
 await page.screenshot({ path: c.out + '/cluster-updated.png', fullPage: true });
 
 // ---- series page (a CPU fraction that climbs to 1)

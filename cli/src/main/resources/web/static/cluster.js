@@ -77,6 +77,10 @@
     document.getElementById('no-hosts').hidden = hosts.some(h => has(h.cpuAvailability) || has(h.memoryFree));
     const pairs = s.pairs || [];
     document.getElementById('no-pairs').hidden = pairs.length > 0;
+    if (hostNames.length > 1) { // the clique command with this cluster's own hosts
+      document.querySelector('#no-pairs pre').textContent = 'nws clique create ' + cluster +
+        ' --members ' + hostNames.join(',') + ' --nameserver ' + clusterNode.dataset.nameserver;
+    }
     matrix('bandwidth', hostNames, pairs, 'bandwidth', 'tcp.bandwidth');
     matrix('latency', hostNames, pairs, 'latency', 'tcp.latency');
     matrix('connect', hostNames, pairs, 'connect', 'tcp.connect');

@@ -30,10 +30,14 @@
     });
   }
 
+  // uPlot widens a lone point to 86 400 / ms (years, with seconds as timestamps): put a short
+  // series in a window of its own; a zoom narrower than that window is left alone.
   function xRange(u, min, max) {
-    if (min === null || max === null) return [min, max];
-    if (max - min >= MIN_WINDOW_S) return [min, max];
-    const mid = (min + max) / 2;
+    const xs = u.data[0];
+    if (min === null || max === null || xs.length === 0) return [min, max];
+    const first = xs[0], last = xs[xs.length - 1];
+    if (last - first >= MIN_WINDOW_S || max - min <= MIN_WINDOW_S) return [min, max];
+    const mid = (first + last) / 2;
     return [mid - MIN_WINDOW_S / 2, mid + MIN_WINDOW_S / 2];
   }
 

@@ -15,7 +15,7 @@
 
   function grouped(x, decimals) {
     return new Intl.NumberFormat('en-US', {
-      minimumFractionDigits: decimals, maximumFractionDigits: decimals,
+      minimumFractionDigits: 0, maximumFractionDigits: decimals,
     }).format(x);
   }
 

@@ -70,6 +70,7 @@ class SecuredDashboardTest {
             .with(NameserverProperties.PORT, 0)
             .with(NameserverProperties.METRICS_PORT, -1)
             .with(NameserverProperties.DATA_DIR, dir.resolve("ns").toString())
+            .with(NameserverProperties.HOST, "localhost")
             .with(NameserverProperties.TLS_CERT, nsCert[0].toString())
             .with(NameserverProperties.TLS_KEY, nsCert[1].toString())
             .with(NameserverProperties.TLS_CA, ca.toString());

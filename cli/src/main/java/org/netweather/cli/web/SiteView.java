@@ -19,6 +19,10 @@ final class SiteView {
 
   static String render(NetWeatherClient client) {
     String nameserver = client.nameserver();
+    // One health check, not retried, first: a nameserver that is down is reported at once rather
+    // than after the retries of every call up to the deadline.
+    DaemonDownException.calling(
+        "nameserver", nameserver, () -> client.health(nameserver, Duration.ofSeconds(2)));
     List<Registration> all =
         DaemonDownException.calling("nameserver", nameserver, () -> client.search(""));
     List<Clique> cliques =

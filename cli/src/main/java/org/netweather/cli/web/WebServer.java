@@ -72,6 +72,9 @@ public final class WebServer implements AutoCloseable {
               config.routes.exception(
                   DaemonDownException.class,
                   (e, ctx) -> {
+                    // The next try (the page reloads itself) dials again instead of failing
+                    // fast through gRPC's reconnect back-off.
+                    client.resetConnectBackoff();
                     ctx.status(503);
                     if (ctx.path().startsWith("/api/")) {
                       ctx.contentType("text/plain").result(e.getMessage());
