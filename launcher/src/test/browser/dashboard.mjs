@@ -115,7 +115,7 @@ check(yTop <= 1, `value axis ends within the fraction's range (${yTop})`);
 const next = await page.locator('#next-value').innerText();
 check(/^\d+ %$/.test(next), `headline: next value with its unit ("${next}")`);
 const headline = await page.locator('#headline').innerText();
-check(/\d+ % interval .+ – .+/.test(headline) && /method \S+/.test(headline) && /last measured .+ ago/.test(headline),
+check(/\d+ % interval \d+ % – \d+ %/.test(headline) && /method \S+/.test(headline) && /last measured .+ ago/.test(headline),
   `headline has interval, method and age ("${headline.replace(/\n/g, ' ')}")`);
 check(await page.locator('#methods li').count() >= 1, 'method changes listed');
 const axis = await page.evaluate(() => {
@@ -149,6 +149,8 @@ await page.waitForSelector('#chart canvas', { timeout: 15000 });
 const span = await page.evaluate(() => window.NwsCharts[0].scales.x.max - window.NwsCharts[0].scales.x.min);
 check(span > 0 && span <= 3600, `a single point gets a small window, not years (${span} s)`);
 check(await page.locator('#no-errors').count() === 1, 'the error chart says why it is empty');
+const newInterval = await page.locator('#next-interval').innerText();
+check(/not known yet/.test(newInterval), `a lone point's interval says it is not known yet ("${newInterval}")`);
 const newNext = await page.locator('#next-value').innerText();
 check(/ (Mbit|Gbit)\/s$/.test(newNext), `new pair's headline has its unit ("${newNext}")`);
 await page.screenshot({ path: c.out + '/series-new-pair.png', fullPage: true });

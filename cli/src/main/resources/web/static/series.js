@@ -79,8 +79,11 @@
     h.innerHTML =
       '<div><span class="big" id="next-value" data-value="' + x.value + '">' + U.format(x.value, unit) +
       '</span> next value, forecast</div>' +
-      '<div>' + pct + ' % interval <b id="next-interval">' + U.format(x.lower, unit) + ' – ' +
-      U.format(x.upper, unit) + '</b> · method <code id="next-method">' + escapeHtml(x.method) +
+      '<div>' + (x.lower === null || x.upper === null
+        ? '<span id="next-interval">interval not known yet: it is calibrated on the errors of' +
+          ' the first forecasts</span>'
+        : pct + ' % interval <b id="next-interval">' + U.format(x.lower, unit) + ' – ' +
+          U.format(x.upper, unit) + '</b>') + ' · method <code id="next-method">' + escapeHtml(x.method) +
       '</code> · last measured <b id="next-age" data-age-ms="' + x.ageMs + '">' + U.age(x.ageMs) +
       ' ago</b> (' + U.utc(x.lastMs) + ') · ' + U.plural(n, 'measurement') + ' in the last ' +
       escapeHtml(since) + '</div>';

@@ -33,6 +33,7 @@
   function format(v, unit) {
     if (v === undefined || v === null || v === '' || !isFinite(Number(v))) return '–';
     const x = Number(v);
+    if (x === 0) return '0' + (unit === 'fraction' ? ' %' : unit ? ' ' + unit : '');
     if (unit === 'fraction') {
       const p = x * 100;
       return (Math.abs(p) >= 10 || p === 0 ? grouped(p, 0) : plain(p)) + ' %';
