@@ -118,8 +118,9 @@
       errors.innerHTML = '<p class="hint" id="no-errors">No forecast error yet: each measurement is' +
         ' compared with the forecast made before it, so errors start with the second measurement.</p>';
     }
-    document.getElementById('methods').innerHTML = d.methods.map(m =>
-      '<li>' + U.utc(m.t * 1000) + ': ' + escapeHtml(m.method) + '</li>').join('');
+    document.getElementById('methods').innerHTML = d.methods.length === 0
+      ? '<li class="muted">none yet: the first forecast is made for the second measurement</li>'
+      : d.methods.map(m => '<li>' + U.utc(m.t * 1000) + ': ' + escapeHtml(m.method) + '</li>').join('');
   }
 
   function load() {
