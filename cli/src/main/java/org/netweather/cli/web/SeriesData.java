@@ -9,17 +9,20 @@ import org.netweather.forecaster.battery.Criterion;
 import org.netweather.forecaster.battery.ForecastReplay;
 import org.netweather.forecaster.battery.ForecastResult;
 import org.netweather.forecaster.battery.PhysicalRange;
+import org.netweather.model.Resource;
 
 /**
  * A series page's data as JSON: the measurements, and for each the forecast made one step before
  * with its interval (the forecaster's default coverage, clipped to the resource's range), the
  * method that served it and its absolute error; the same replay as {@code nws plot} ({@link
- * ForecastReplay}).
+ * ForecastReplay}). Then the headline: the forecast of the next value, its interval and method,
+ * and how old the last measurement is.
  */
 final class SeriesData {
   private SeriesData() {}
 
-  static String json(String series, String unit, List<Measurement> points) {
+  static String json(String series, Resource resource, List<Measurement> points, long nowMs) {
+    String unit = resource == null ? "" : resource.unit();
     StringBuilder t = new StringBuilder();
     StringBuilder v = new StringBuilder();
     StringBuilder f = new StringBuilder();
@@ -37,7 +40,7 @@ final class SeriesData {
             values,
             Criterion.MSE,
             Battery.DEFAULT_COVERAGE,
-            PhysicalRange.ofName(series));
+            resource == null ? PhysicalRange.UNBOUNDED : PhysicalRange.of(resource));
     String method = null;
     for (int i = 0; i < points.size(); i++) {
       Measurement m = points.get(i);
@@ -67,6 +70,27 @@ final class SeriesData {
         }
       }
     }
+    String next = "null";
+    ForecastResult r = served[points.size()];
+    if (r != null) {
+      long lastMs = points.get(points.size() - 1).getTimestampMs();
+      next =
+          "{\"value\":"
+              + num(r.value())
+              + ",\"lower\":"
+              + num(r.lower())
+              + ",\"upper\":"
+              + num(r.upper())
+              + ",\"coverage\":"
+              + Battery.DEFAULT_COVERAGE
+              + ",\"method\":\""
+              + r.method()
+              + "\",\"lastMs\":"
+              + lastMs
+              + ",\"ageMs\":"
+              + Math.max(0, nowMs - lastMs)
+              + "}";
+    }
     return "{\"series\":\""
         + series.replace("\"", "")
         + "\",\"unit\":\""
@@ -87,7 +111,9 @@ final class SeriesData {
         + err
         + "],\"methods\":["
         + changes
-        + "]}";
+        + "],\"next\":"
+        + next
+        + "}";
   }
 
   private static String num(double d) {
