@@ -63,8 +63,9 @@ final class ExpectedSensors {
                     name,
                     "member of "
                         + String.join(", ", where)
-                        + ", but no sensor is registered for host "
-                        + host));
+                        + ", but host "
+                        + host
+                        + " has not registered a sensor"));
           }
         });
     return out;

@@ -103,7 +103,7 @@ public class StatusCommand implements Callable<Integer> {
       row.put("state", UNREACHABLE);
       row.put(
           "reason",
-          "no answer at "
+          "does not answer at "
               + r.getAddress()
               + ": "
               + TransportFailures.describe(e.getStatus(), r.getAddress(), connection.plaintext())
@@ -167,6 +167,14 @@ public class StatusCommand implements Callable<Integer> {
     return rows.stream().map(r -> String.valueOf(r.get("name"))).toList();
   }
 
+  /** yes or no for a daemon that answered; - where nothing answered to tell. */
+  private static String tlsCell(Map<String, Object> r) {
+    if (!String.valueOf(r.get("health")).equals(r.get("state")) || MISSING.equals(r.get("state"))) {
+      return "-";
+    }
+    return Boolean.TRUE.equals(r.get("tls")) ? "yes" : "no";
+  }
+
   private void print(List<Map<String, Object>> rows, long down) {
     for (Map<String, Object> r : rows) {
       if (r.get("last_seen_ms") instanceof Long ms
@@ -191,7 +199,7 @@ public class StatusCommand implements Callable<Integer> {
                   r.get("kind"),
                   r.get("address").toString().isEmpty() ? "-" : r.get("address"),
                   r.get("state"),
-                  Boolean.TRUE.equals(r.get("tls")) ? "yes" : "no",
+                  tlsCell(r),
                   r.get("identity"),
                   r.get("last_seen"),
                   r.get("reason")));

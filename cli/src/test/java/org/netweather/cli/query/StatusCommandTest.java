@@ -10,7 +10,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,14 +39,16 @@ class StatusCommandTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
 
-  private int status(String target) {
+  private int status(String target, String... more) {
     out.getBuffer().setLength(0);
     err.getBuffer().setLength(0);
     CommandLine cmd = new CommandLine(new StatusCommand());
     cmd.setExecutionExceptionHandler(new ErrorHandler());
     cmd.setOut(new PrintWriter(out));
     cmd.setErr(new PrintWriter(err));
-    return cmd.execute("--nameserver", target, "--json");
+    List<String> args = new ArrayList<>(List.of("--nameserver", target));
+    args.addAll(List.of(more));
+    return cmd.execute(args.toArray(String[]::new));
   }
 
   private Map<String, JsonNode> daemons() throws Exception {
@@ -88,7 +92,7 @@ class StatusCommandTest {
             3,
             Poll.until(() -> client.search("").size(), n -> n == 3, Duration.ofSeconds(30)),
             "the nameserver, memory-host and proxy register");
-        assertEquals(StatusCommand.ALL_SERVING, status(target), out + "\n" + err);
+        assertEquals(StatusCommand.ALL_SERVING, status(target, "--json"), out + "\n" + err);
         Map<String, JsonNode> serving = daemons();
         assertEquals(3, serving.size(), out.toString());
         serving
@@ -107,7 +111,7 @@ class StatusCommandTest {
               .addMembers("gamma")
               .build());
 
-      assertEquals(StatusCommand.DAEMON_DOWN, status(target), out + "\n" + err);
+      assertEquals(StatusCommand.DAEMON_DOWN, status(target, "--json"), out + "\n" + err);
       Map<String, JsonNode> d = daemons();
       assertEquals("SERVING", d.get("nameserver@localhost").get("state").asText());
 
@@ -126,10 +130,22 @@ class StatusCommandTest {
         JsonNode sensor = d.get("sensor@" + host);
         assertEquals("MISSING", sensor.get("state").asText(), out.toString());
         assertEquals(
-            "member of clique lab, but no sensor is registered for host " + host,
+            "member of clique lab, but host " + host + " has not registered a sensor",
             sensor.get("reason").asText());
       }
       assertEquals(4, new ObjectMapper().readTree(out.toString()).get("down").asInt());
+
+      assertEquals(StatusCommand.DAEMON_DOWN, status(target), err.toString());
+      String table = out.toString();
+      assertTrue(
+          table
+              .lines()
+              .anyMatch(l -> l.startsWith("memory@localhost") && l.contains(" UNREACHABLE ")),
+          table);
+      assertTrue(
+          table.lines().anyMatch(l -> l.startsWith("sensor@gamma") && l.contains(" MISSING ")),
+          table);
+      assertTrue(table.strip().endsWith("4 daemons are not serving"), table);
     }
   }
 }
