@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.Registration;
-import org.netweather.client.NetWeatherClient;
 
 /**
  * Hosts the site expects a sensor on, that have none registered: members of a clique (whose token
@@ -26,9 +25,10 @@ final class ExpectedSensors {
   /**
    * @param live the live registrations
    * @param listed names already listed (live or missing): not reported twice
+   * @param cliques every clique definition
    */
   static List<Expected> without(
-      List<Registration> live, Collection<String> listed, NetWeatherClient client) {
+      List<Registration> live, Collection<String> listed, List<Clique> cliques) {
     Set<String> covered = new HashSet<>();
     for (Registration r : live) {
       if (r.getKind().equals("sensor")) {
@@ -36,7 +36,7 @@ final class ExpectedSensors {
       }
     }
     Map<String, List<String>> why = new LinkedHashMap<>();
-    for (Clique c : client.cliques("")) {
+    for (Clique c : cliques) {
       for (String host : c.getMembersList()) {
         why.computeIfAbsent(host, h -> new ArrayList<>()).add("clique " + c.getName());
       }

@@ -76,7 +76,8 @@ public class StatusCommand implements Callable<Integer> {
       for (MissingDaemon m : missing(client)) {
         rows.add(missingRow(m));
       }
-      for (ExpectedSensors.Expected e : ExpectedSensors.without(live, missingNames(rows), client)) {
+      for (ExpectedSensors.Expected e :
+          ExpectedSensors.without(live, missingNames(rows), client.cliques(""))) {
         Map<String, Object> row = row(e.name(), "sensor", "");
         row.put("state", MISSING);
         row.put("reason", e.reason());
