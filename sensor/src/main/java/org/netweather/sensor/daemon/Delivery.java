@@ -49,6 +49,7 @@ public final class Delivery implements AutoCloseable {
   private final NetWeatherClient client;
   private final ScheduledExecutorService scheduler;
   private final LongSupplier clockMs;
+  private final boolean plaintext;
   private final Map<String, String> addressOf = new HashMap<>();
 
   /** Registration name of the memory-host at each address, for messages. */
@@ -64,19 +65,26 @@ public final class Delivery implements AutoCloseable {
    * @param scheduler runs the deliveries; not owned
    */
   public Delivery(Spool spool, NetWeatherClient client, ScheduledExecutorService scheduler) {
-    this(spool, client, scheduler, System::currentTimeMillis);
+    this(spool, client, scheduler, System::currentTimeMillis, false);
   }
 
-  /** As above, with the clock that times retries. */
+  /**
+   * As above, with the clock that times retries.
+   *
+   * @param plaintext whether this sensor dials without TLS: then a memory-host that closes the
+   *     connection at once is checked for TLS, to say so in the warning
+   */
   Delivery(
       Spool spool,
       NetWeatherClient client,
       ScheduledExecutorService scheduler,
-      LongSupplier clockMs) {
+      LongSupplier clockMs,
+      boolean plaintext) {
     this.spool = spool;
     this.client = client;
     this.scheduler = scheduler;
     this.clockMs = clockMs;
+    this.plaintext = plaintext;
   }
 
   /**
@@ -236,7 +244,7 @@ public final class Delivery implements AutoCloseable {
               "cannot deliver to {} at {}: {}; {} measurements wait in the spool",
               nameAt.getOrDefault(h.getKey(), "the memory-host"),
               h.getKey(),
-              TransportFailures.describe(e.getStatus(), h.getKey(), false),
+              TransportFailures.describe(e.getStatus(), h.getKey(), plaintext),
               spool.pending());
           // Ask the nameserver again next time: the series may have moved.
           h.getValue().forEach(x -> addressOf.remove(x.series()));
