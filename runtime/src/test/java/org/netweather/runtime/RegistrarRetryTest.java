@@ -36,6 +36,7 @@ class RegistrarRetryTest {
   private volatile boolean down;
   private final AtomicInteger heartbeats = new AtomicInteger();
   private final AtomicInteger registers = new AtomicInteger();
+  private volatile Registration lastRegistered;
   private final AtomicLong serverTime = new AtomicLong(1_790_000_000_000L);
 
   @AfterEach
@@ -52,6 +53,7 @@ class RegistrarRetryTest {
             return;
           }
           registers.incrementAndGet();
+          lastRegistered = req.getRegistration();
           out.onNext(
               RegisterResponse.newBuilder()
                   .setLeaseId("L")
@@ -112,6 +114,24 @@ class RegistrarRetryTest {
     assertEquals(0, scheduler.pending(), "nothing scheduled after close");
   }
 
+  @Test
+  void update_registersTheNewRecordAtOnce_thenHeartbeatsAgain() throws Exception {
+    Registration base = Registration.newBuilder().setName("sensor@alpha").setKind("sensor").build();
+    Registrar r =
+        new Registrar(grpc.inProcess(nameserver), base, Duration.ofSeconds(180), scheduler, false);
+    r.start();
+    Registration changed = base.toBuilder().putAttributes("clock", "corrected").build();
+    r.update(changed);
+    scheduler.delays.clear();
+    scheduler.runLast(); // the try update() asked for, at once
+    assertEquals(2, registers.get(), "a changed record needs a Register");
+    assertEquals(changed, lastRegistered);
+    scheduler.runNext(); // the periodic one
+    assertEquals(1, heartbeats.get(), "then the lease is only renewed");
+    assertEquals(2, registers.get());
+    r.close();
+  }
+
   /** Records what it is asked to schedule and runs it only when told; runs nothing by itself. */
   private static final class ManualScheduler extends ScheduledThreadPoolExecutor {
     final List<Long> delays = new ArrayList<>();
@@ -132,6 +152,10 @@ class RegistrarRetryTest {
 
     void runNext() {
       tasks.removeFirst().run();
+    }
+
+    void runLast() {
+      tasks.removeLast().run();
     }
 
     int pending() {
