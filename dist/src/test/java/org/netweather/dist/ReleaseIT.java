@@ -110,8 +110,8 @@ class ReleaseIT {
     }
   }
 
-  private static String mib(Path file) throws Exception {
-    return String.format(java.util.Locale.ROOT, "%.1f MiB", Files.size(file) / 1048576.0);
+  private static String mb(Path file) throws Exception {
+    return String.format(java.util.Locale.ROOT, "%.1f MB", Files.size(file) / 1e6);
   }
 
   @Test
@@ -121,7 +121,7 @@ class ReleaseIT {
     Path sensorDeb = deb("netweather-sensor");
     System.out.printf(
         "package sizes: core %s (tarball) %s (deb); sensor %s (tarball) %s (deb)%n",
-        mib(TARBALL), mib(coreDeb), mib(SENSOR_TARBALL), mib(sensorDeb));
+        mb(TARBALL), mb(coreDeb), mb(SENSOR_TARBALL), mb(sensorDeb));
 
     List<String> core = jars(release.resolve("lib"));
     List<String> sensor = jars(sensorRelease.resolve("lib"));
