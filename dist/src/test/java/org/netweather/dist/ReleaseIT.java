@@ -172,6 +172,57 @@ class ReleaseIT {
   }
 
   @Test
+  @Timeout(120)
+  void corePackage_dashboardUnitsCommand_servesHttp() throws Exception {
+    // The unit's ExecStart as systemd runs it, with NWS_WEB_ARGS as web.env would set it (a free
+    // port) and a nameserver that is not there: the dashboard still serves a page saying so.
+    String exec =
+        Files.readString(release.resolve("systemd/netweather-web.service"))
+            .lines()
+            .filter(l -> l.startsWith("ExecStart="))
+            .findFirst()
+            .orElseThrow()
+            .substring("ExecStart=".length());
+    List<String> cmd = new ArrayList<>();
+    for (String word : exec.split(" ")) {
+      if (word.equals("$NWS_WEB_ARGS")) {
+        cmd.addAll(List.of("--port", "0"));
+      } else {
+        cmd.add(word.replace("/usr/bin/nws", release.resolve("bin/nws").toString()));
+      }
+    }
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().put("NWS_NAMESERVER", "localhost:1");
+    Process web = pb.start();
+    // A dashboard that neither serves nor exits must not hang the read below.
+    java.util.concurrent.CompletableFuture.delayedExecutor(90, TimeUnit.SECONDS)
+        .execute(web::destroyForcibly);
+    try (java.io.BufferedReader out =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(web.getInputStream(), StandardCharsets.UTF_8))) {
+      StringBuilder said = new StringBuilder();
+      java.util.regex.Matcher url = null;
+      for (String line; url == null && (line = out.readLine()) != null; ) {
+        said.append(line).append('\n');
+        java.util.regex.Matcher m =
+            java.util.regex.Pattern.compile("http://[^\\s/]+/").matcher(line);
+        url = m.find() ? m : null;
+      }
+      assertTrue(url != null, "nws web never said where it serves:\n" + said);
+      java.net.HttpURLConnection http =
+          (java.net.HttpURLConnection) java.net.URI.create(url.group()).toURL().openConnection();
+      http.setConnectTimeout(10_000);
+      http.setReadTimeout(30_000);
+      int code = http.getResponseCode();
+      assertTrue(code >= 200 && code < 600, "HTTP " + code);
+    } finally {
+      web.destroy();
+      web.waitFor(30, TimeUnit.SECONDS);
+      web.destroyForcibly();
+    }
+  }
+
+  @Test
   @Timeout(180)
   void corePackage_memoryHostStarts_rocksdbLoadsFromTheStrippedJar() throws Exception {
     int port;
@@ -347,18 +398,21 @@ class ReleaseIT {
                 "./lib/systemd/system/netweather-memory-host.service",
                 "./lib/systemd/system/netweather-web.service",
                 "./etc/netweather/web.env",
-                "./usr/share/netweather/lib/org.rocksdb.rocksdbjni-"));
+                "./usr/share/netweather/lib/org.rocksdb.rocksdbjni-"),
+            List.of());
     assertTrue(core.contains("Conflicts: netweather-sensor"), core);
     String sensor =
         checkDeb(
             "netweather-sensor",
             List.of("sensor"),
-            List.of("./lib/systemd/system/netweather-sensor.service"));
+            List.of("./lib/systemd/system/netweather-sensor.service"),
+            List.of("rocksdb", "javalin", "jetty", "netweather-web", "memory-host"));
     assertTrue(sensor.contains("Conflicts: netweather"), sensor);
   }
 
   /** Checks the package NAME's contents, control files and lintian; returns its control file. */
-  private static String checkDeb(String name, List<String> configs, List<String> alsoHolds)
+  private static String checkDeb(
+      String name, List<String> configs, List<String> alsoHolds, List<String> neverHolds)
       throws Exception {
     Path deb = deb(name);
     Run contents = run(TARGET, 60, "dpkg-deb", "--contents", deb.toString());
@@ -378,6 +432,9 @@ class ReleaseIT {
             "./usr/share/doc/" + name + "/docs/ARCHITECTURE.md"));
     for (String path : paths) {
       assertTrue(contents.output().contains(path), path + " in " + deb.getFileName());
+    }
+    for (String part : neverHolds) {
+      assertFalse(contents.output().contains(part), part + " in " + deb.getFileName());
     }
     Path control = Files.createDirectories(unpacked.resolve("control-" + name));
     Run extract = run(TARGET, 60, "dpkg-deb", "--control", deb.toString(), control.toString());
