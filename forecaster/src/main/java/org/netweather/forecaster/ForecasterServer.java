@@ -82,7 +82,8 @@ public final class ForecasterServer implements AutoCloseable {
                       StreamLimits.watches(
                           "forecaster", props.maxWatches, props.maxWatchesPerCaller))));
           String host = Daemon.host(props.host);
-          Registration.Builder reg = daemon.registration("forecaster", host, host);
+          Registration.Builder reg =
+              daemon.registration("forecaster", host, Daemon.advertise(props.advertise, host));
           if (!props.name.isEmpty()) {
             reg.setName(props.name);
           }

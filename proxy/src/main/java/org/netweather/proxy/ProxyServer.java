@@ -95,7 +95,7 @@ public final class ProxyServer implements AutoCloseable {
           daemon.register(
               ns,
               daemon
-                  .registration("proxy", host, host)
+                  .registration("proxy", host, Daemon.advertise(props.advertise, host))
                   .setName("proxy-" + props.cluster + "@" + host)
                   .putAttributes("cluster", props.cluster)
                   .build(),

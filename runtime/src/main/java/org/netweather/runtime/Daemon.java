@@ -94,6 +94,11 @@ public final class Daemon implements AutoCloseable {
     return configured == null || configured.isEmpty() ? Addresses.localHostName() : configured;
   }
 
+  /** The configured address to advertise, or {@code host} when none is configured. */
+  public static String advertise(String configured, String host) {
+    return configured == null || configured.isEmpty() ? host : configured;
+  }
+
   public String name() {
     return name;
   }
