@@ -197,6 +197,11 @@ public final class Daemon implements AutoCloseable {
 
   @Override
   public void close() {
+    close(GRACE);
+  }
+
+  /** As {@link #close()}, with {@code grace} for unary calls in flight. */
+  void close(Duration grace) {
     List<AutoCloseable> toClose;
     DaemonServer s;
     synchronized (this) {
@@ -208,7 +213,7 @@ public final class Daemon implements AutoCloseable {
       s = server;
     }
     if (s != null) {
-      s.stop(GRACE);
+      s.stop(grace);
     }
     for (int i = toClose.size() - 1; i >= 0; i--) {
       try {
