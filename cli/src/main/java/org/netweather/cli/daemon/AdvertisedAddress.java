@@ -22,6 +22,9 @@ import java.util.List;
 record AdvertisedAddress(String address, String why, List<String> warnings) {
   static final String LOOPBACK_NAME = "localhost";
 
+  /** {@link #why} of an address given with {@code --advertise}. */
+  static final String GIVEN = "--advertise";
+
   /**
    * Chooses the address.
    *
@@ -46,7 +49,7 @@ record AdvertisedAddress(String address, String why, List<String> warnings) {
                 + configured
                 + " but listens on loopback only: other hosts cannot reach it; add --listen-all");
       }
-      return new AdvertisedAddress(configured, "--advertise", warnings);
+      return new AdvertisedAddress(configured, GIVEN, warnings);
     }
     if (!listenAll) {
       return new AdvertisedAddress(LOOPBACK_NAME, "loopback only", List.of());

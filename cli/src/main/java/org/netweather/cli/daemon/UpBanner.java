@@ -57,9 +57,11 @@ final class UpBanner {
                 ? "Listening on every interface; registered at "
                 : "Listening on loopback only (--listen-all opens every port); registered at ")
         .append(advertised.address())
-        .append(" (")
-        .append(advertised.why())
-        .append(", --advertise to change). Ctrl-C stops it.\n");
+        .append(
+            advertised.why().equals(AdvertisedAddress.GIVEN)
+                ? " (" + AdvertisedAddress.GIVEN + ")"
+                : " (" + advertised.why() + "; --advertise to change)")
+        .append(". Ctrl-C stops it.\n");
     return b.toString();
   }
 
