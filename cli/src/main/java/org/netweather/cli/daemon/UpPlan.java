@@ -310,6 +310,18 @@ final class UpPlan {
     b.set(
         w.setting(),
         w.value(),
-        Source.derived("nws up, from up." + w.from().key() + " (" + up.source(w.from()) + ")"));
+        Source.derived("nws up, from up." + w.from().key() + " (" + source(w.from()) + ")"));
+  }
+
+  /** Where {@code up}'s setting came from; for a default that looks at the machine, what it saw. */
+  private String source(Setting<?> s) {
+    String given = up.source(s).toString();
+    if (s == UpProperties.HOST && up.get(UpProperties.HOST).isEmpty()) {
+      return given + ": this machine's host name";
+    }
+    if (s == UpProperties.ADVERTISE && up.get(UpProperties.ADVERTISE).isEmpty()) {
+      return given + ": " + advertised.why();
+    }
+    return given;
   }
 }

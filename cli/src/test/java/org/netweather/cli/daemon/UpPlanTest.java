@@ -195,6 +195,25 @@ class UpPlanTest {
   }
 
   @Test
+  void banner_namesWhereEachDaemonIsRegistered_andHowTheAddressWasChosen() {
+    UpPlan p = plan(DEBIAN, "--listen-all", "true", "--host", "core1");
+    UpBanner b = new UpBanner(p);
+    b.daemon("nameserver", 8090);
+    b.sensor(8060, 8061);
+    b.web(8095);
+    String text = b.render(p.advertised());
+    assertTrue(text.startsWith("NetWeather is up: host core1, cluster local, data in "), text);
+    assertTrue(text.contains("  nameserver   10.99.0.1:8090\n"), text);
+    assertTrue(text.contains("  sensor       10.99.0.1:8060 (probes on port 8061)\n"), text);
+    assertTrue(text.contains("  dashboard    http://10.99.0.1:8095/\n"), text);
+    assertTrue(
+        text.endsWith(
+            "Listening on every interface; registered at 10.99.0.1 (the only address of this"
+                + " machine's interfaces; --advertise to change). Ctrl-C stops it.\n"),
+        text);
+  }
+
+  @Test
   void noWeb_leavesTheDashboardOut() {
     assertEquals(8095, plan(DEBIAN).webPort());
     assertEquals(-1, plan(DEBIAN, "--no-web", "true").webPort());
