@@ -33,10 +33,10 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Shutdown ({@link #close}), in order: health enters its terminal state, the server refuses new
- * calls, calls in flight get a grace period and are then cancelled, and then everything owned is
- * closed, last opened first (so the registration goes before the channel it uses, and executors
- * stop after the components that schedule on them). A failure to close one thing is logged and the
- * rest are still closed.
+ * calls, unary calls in flight get a grace period, every call still open (streams at once) is
+ * cancelled, and then everything owned is closed, last opened first (so the registration goes
+ * before the channel it uses, and executors stop after the components that schedule on them). A
+ * failure to close one thing is logged and the rest are still closed.
  */
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
