@@ -20,6 +20,7 @@ public final class ForecasterProperties {
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   public static final Setting<String> NAME = DaemonSettings.name("forecaster");
   public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
   public static final Setting<Long> DISCOVERY_MS =
       Setting.longInteger(
@@ -82,6 +83,7 @@ public final class ForecasterProperties {
               NAMESERVER,
               NAME,
               HOST,
+              ADVERTISE,
               TTL_SECONDS,
               DISCOVERY_MS,
               BURN_IN,
@@ -101,6 +103,7 @@ public final class ForecasterProperties {
   public final String nameserver;
   public final String name;
   public final String host;
+  public final String advertise;
   public final int ttlSeconds;
   public final long discoveryMs;
   public final int burnIn;
@@ -126,6 +129,7 @@ public final class ForecasterProperties {
     nameserver = values.get(NAMESERVER);
     name = values.get(NAME);
     host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
     ttlSeconds = values.get(TTL_SECONDS);
     discoveryMs = values.get(DISCOVERY_MS);
     burnIn = values.get(BURN_IN);

@@ -25,6 +25,7 @@ public final class NameserverProperties {
           "host",
           "",
           "Host name written into the nameserver's own registration; empty means this machine's.");
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
 
   public static final Setting<Integer> MAX_WATCHES =
       Setting.integer(
@@ -72,6 +73,7 @@ public final class NameserverProperties {
               METRICS_PORT,
               DATA_DIR,
               HOST,
+              ADVERTISE,
               MAX_WATCHES,
               MAX_WATCHES_PER_CALLER,
               MAX_REGISTRATIONS_PER_CALLER,
@@ -88,6 +90,7 @@ public final class NameserverProperties {
   public final int metricsPort;
   public final String dataDir;
   public final String host;
+  public final String advertise;
   public final int maxWatches;
   public final int maxWatchesPerCaller;
   public final int maxRegistrationsPerCaller;
@@ -110,6 +113,7 @@ public final class NameserverProperties {
     metricsPort = values.get(METRICS_PORT);
     dataDir = values.get(DATA_DIR);
     host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
     maxWatches = values.get(MAX_WATCHES);
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
     maxRegistrationsPerCaller = values.get(MAX_REGISTRATIONS_PER_CALLER);

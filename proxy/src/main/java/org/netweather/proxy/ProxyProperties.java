@@ -29,6 +29,7 @@ public final class ProxyProperties {
               "Hosts of the cluster besides the sensors registered with cluster=NAME.")
           .label("H1,H2,...");
   public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
   public static final Setting<Long> DISCOVERY_MS =
       Setting.longInteger(
@@ -65,6 +66,7 @@ public final class ProxyProperties {
               CLUSTER,
               HOSTS,
               HOST,
+              ADVERTISE,
               TTL_SECONDS,
               DISCOVERY_MS,
               STALE_FACTOR,
@@ -82,6 +84,7 @@ public final class ProxyProperties {
   public final String cluster;
   public final List<String> hosts;
   public final String host;
+  public final String advertise;
   public final int ttlSeconds;
   public final long discoveryMs;
   public final double staleFactor;
@@ -105,6 +108,7 @@ public final class ProxyProperties {
     cluster = values.get(CLUSTER);
     hosts = values.get(HOSTS);
     host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
     ttlSeconds = values.get(TTL_SECONDS);
     discoveryMs = values.get(DISCOVERY_MS);
     staleFactor = values.get(STALE_FACTOR);

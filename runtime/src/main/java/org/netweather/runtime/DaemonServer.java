@@ -23,6 +23,7 @@ import org.netweather.runtime.metrics.RpcMetrics;
 final class DaemonServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
+  private final InFlightCalls inFlight = new InFlightCalls();
 
   DaemonServer(String name, ServerBuilder<?> builder, List<BindableService> services) {
     for (BindableService s : services) {
@@ -35,6 +36,7 @@ final class DaemonServer {
     builder.intercept(new AuthorizationInterceptor(SitePolicy.rules(), false));
     builder.intercept(RpcMetrics.standard().forDaemon(name));
     builder.intercept(new CallerInterceptor());
+    builder.intercept(inFlight); // outermost: every call counted until it ends, refused or not
     this.server = builder.build();
   }
 
@@ -56,17 +58,17 @@ final class DaemonServer {
   }
 
   /**
-   * Health goes to its terminal state (NOT_SERVING to watchers), new calls are refused, calls in
-   * flight get {@code grace} to finish, then are cancelled.
+   * Health goes to its terminal state (NOT_SERVING to watchers), new calls are refused, unary calls
+   * in flight get {@code grace} to finish, then every call still open (streams at once) is
+   * cancelled. A peer whose stream is cancelled reconnects or retries, as after any restart.
    */
   void stop(Duration grace) {
     health.enterTerminalState();
     server.shutdown();
     try {
-      if (!server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-        server.shutdownNow();
-        server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
-      }
+      inFlight.awaitUnaryDone(grace.toMillis());
+      server.shutdownNow();
+      server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       server.shutdownNow();
       Thread.currentThread().interrupt();

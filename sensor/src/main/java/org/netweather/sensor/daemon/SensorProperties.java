@@ -16,10 +16,7 @@ public final class SensorProperties {
   public static final Setting<String> HOST =
       Setting.text(
           "host", "", "This host's name in series names; empty means the machine's host name.");
-  public static final Setting<String> ADVERTISE =
-      Setting.text(
-              "advertise", "", "Address other daemons use to reach this sensor; empty means host.")
-          .label("ADDR");
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
   public static final Setting<String> BIND =
       Setting.text(
               "bind",
