@@ -40,6 +40,12 @@ public final class ConnectionOptions {
     return env != null && !env.isEmpty() ? env : "localhost:8090";
   }
 
+  /** Whether calls go without TLS: no certificate is named in the environment. */
+  public boolean plaintext() {
+    String cert = System.getenv(TLS_CERT);
+    return cert == null || cert.isEmpty();
+  }
+
   public Duration deadline() {
     return Duration.ofSeconds(Math.max(1, timeoutSeconds));
   }

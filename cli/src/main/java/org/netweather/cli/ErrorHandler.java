@@ -11,9 +11,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.netweather.client.TransportFailures;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
 
@@ -38,6 +40,7 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
     if (e instanceof StatusRuntimeException sre) {
       Status s = sre.getStatus();
       String what = s.getDescription() == null ? s.getCode().toString() : s.getDescription();
+      String tls;
       if (s.getCode() == Status.Code.UNAVAILABLE
           && find(s.getCause(), UnknownHostException.class) != null) {
         // Nothing to start: the address itself is wrong.
@@ -45,6 +48,8 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
             "cannot reach NetWeather ("
                 + s.getCause().getMessage()
                 + "); check --nameserver or $NWS_NAMESERVER";
+      } else if ((tls = tlsProblem(s, cmd)) != null) {
+        what = tls;
       } else if (s.getCode() == Status.Code.UNAVAILABLE && s.getCause() != null) {
         String cause = String.valueOf(s.getCause().getMessage());
         // `nws up` is the fix only on this machine; elsewhere the daemon there must be started.
@@ -87,6 +92,41 @@ public final class ErrorHandler implements IExecutionExceptionHandler {
     String inUse = portInUse(e, cmd);
     cmd.getErr().println(prefix + (inUse != null ? inUse : describe(e)));
     return FAILED;
+  }
+
+  /**
+   * A TLS failure in words, with where this command's TLS settings come from; null when TLS is not
+   * the reason. Only the nameserver's address is known here: a plaintext command against a TLS site
+   * fails there first.
+   */
+  private static String tlsProblem(Status s, CommandLine cmd) {
+    if (s.getCode() != Status.Code.UNAVAILABLE) {
+      return null;
+    }
+    ConnectionOptions connection = connectionOf(cmd);
+    String address = connection == null ? "" : connection.nameserver();
+    boolean plaintext = connection != null && connection.plaintext();
+    String described = TransportFailures.describe(s, address, plaintext);
+    if (!described.startsWith("TLS")) {
+      return null;
+    }
+    return described
+        + " ("
+        + ConnectionOptions.TLS_CERT
+        + ", "
+        + ConnectionOptions.TLS_KEY
+        + " and "
+        + ConnectionOptions.TLS_CA
+        + " set this command's TLS; see docs/troubleshooting.md)";
+  }
+
+  private static ConnectionOptions connectionOf(CommandLine cmd) {
+    for (CommandSpec mixin : cmd.getCommandSpec().mixins().values()) {
+      if (mixin.userObject() instanceof ConnectionOptions c) {
+        return c;
+      }
+    }
+    return null;
   }
 
   /**

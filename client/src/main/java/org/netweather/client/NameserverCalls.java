@@ -13,7 +13,10 @@ import org.netweather.api.v1.ListCliquesRequest;
 import org.netweather.api.v1.ListCliquesResponse;
 import org.netweather.api.v1.ListDirectoryRequest;
 import org.netweather.api.v1.ListDirectoryResponse;
+import org.netweather.api.v1.ListMissingRequest;
+import org.netweather.api.v1.ListMissingResponse;
 import org.netweather.api.v1.LookupRequest;
+import org.netweather.api.v1.MissingDaemon;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.PutCliqueRequest;
 import org.netweather.api.v1.RegisterRequest;
@@ -144,6 +147,23 @@ public final class NameserverCalls {
       ListCliquesResponse page =
           retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listCliques(req));
       out.addAll(page.getCliquesList());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    return out;
+  }
+
+  /**
+   * Daemons the nameserver knew that are gone (lease expired or unregistered), kept by it for a
+   * while; see {@code ListMissing}.
+   */
+  public List<MissingDaemon> missing() {
+    List<MissingDaemon> out = new ArrayList<>();
+    String token = "";
+    do {
+      ListMissingRequest req = ListMissingRequest.newBuilder().setPageToken(token).build();
+      ListMissingResponse page =
+          retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listMissing(req));
+      out.addAll(page.getDaemonsList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());
     return out;

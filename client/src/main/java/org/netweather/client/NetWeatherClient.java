@@ -293,14 +293,15 @@ public final class NetWeatherClient implements AutoCloseable {
 
   /**
    * Deletes the series matching {@code pattern} on every live memory-host (or, with {@code dryRun},
-   * lists them), one response per memory-host address. Each memory-host that deleted is then asked
-   * off the directory for that pattern, so the series leave the directory listings too (and a later
-   * append assigns them afresh).
+   * lists them), one response per memory-host address. Only {@code dryRun} false sends the
+   * request's {@code force}, without which a memory-host deletes nothing. Each memory-host that
+   * deleted is then asked off the directory for that pattern, so the series leave the directory
+   * listings too (and a later append assigns them afresh).
    */
   public java.util.Map<String, DeleteSeriesResponse> deleteSeries(String pattern, boolean dryRun) {
     java.util.Map<String, DeleteSeriesResponse> out = new java.util.TreeMap<>();
     DeleteSeriesRequest req =
-        DeleteSeriesRequest.newBuilder().setPattern(pattern).setDryRun(dryRun).build();
+        DeleteSeriesRequest.newBuilder().setPattern(pattern).setForce(!dryRun).build();
     for (Registration m : search("(kind=memory)")) {
       out.put(
           m.getAddress(),

@@ -1,5 +1,6 @@
 package org.netweather.forecaster;
 
+import org.netweather.forecaster.battery.Battery;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
@@ -30,6 +31,15 @@ public final class ForecasterProperties {
               100,
               "Measurements before members beyond the original NWS battery may be chosen.")
           .atLeast(0);
+  public static final Setting<Double> COVERAGE =
+      Setting.decimal(
+              "coverage",
+              Battery.DEFAULT_COVERAGE,
+              "Coverage of the intervals served when a request does not ask for one: the share"
+                  + " of measurements they are meant to hold, 0.50 to 0.99.")
+          .check(
+              "a fraction from 0.50 to 0.99",
+              v -> v >= 0.5 && v <= 0.99 ? null : "must be from 0.50 to 0.99, not " + v);
   public static final Setting<Integer> MAX_WATCHES =
       DaemonSettings.maxWatches(1024, "Forecast watch (WatchForecasts)");
   public static final Setting<Integer> MAX_WATCHES_PER_CALLER =
@@ -75,6 +85,7 @@ public final class ForecasterProperties {
               TTL_SECONDS,
               DISCOVERY_MS,
               BURN_IN,
+              COVERAGE,
               MAX_WATCHES,
               MAX_WATCHES_PER_CALLER,
               METRICS_SERIES,
@@ -93,6 +104,7 @@ public final class ForecasterProperties {
   public final int ttlSeconds;
   public final long discoveryMs;
   public final int burnIn;
+  public final double coverage;
   public final int maxWatches;
   public final int maxWatchesPerCaller;
   private final String tlsCert;
@@ -117,6 +129,7 @@ public final class ForecasterProperties {
     ttlSeconds = values.get(TTL_SECONDS);
     discoveryMs = values.get(DISCOVERY_MS);
     burnIn = values.get(BURN_IN);
+    coverage = values.get(COVERAGE);
     maxWatches = values.get(MAX_WATCHES);
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
     tlsCert = values.get(TLS_CERT);

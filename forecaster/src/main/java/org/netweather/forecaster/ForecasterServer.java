@@ -80,7 +80,8 @@ public final class ForecasterServer implements AutoCloseable {
                       forecasts,
                       layout,
                       StreamLimits.watches(
-                          "forecaster", props.maxWatches, props.maxWatchesPerCaller))));
+                          "forecaster", props.maxWatches, props.maxWatchesPerCaller),
+                      props.coverage)));
           String host = Daemon.host(props.host);
           Registration.Builder reg = daemon.registration("forecaster", host, host);
           if (!props.name.isEmpty()) {

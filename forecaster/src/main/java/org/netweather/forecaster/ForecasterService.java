@@ -35,16 +35,24 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   private final BatteryLayout layout;
   private final WatchIndex watchers = new WatchIndex();
   private final StreamLimits watchLimits;
+  private final double defaultCoverage;
 
   public ForecasterService(SeriesForecasts forecasts, BatteryLayout layout) {
-    this(forecasts, layout, StreamLimits.watches("forecaster", 1024, 64));
+    this(forecasts, layout, StreamLimits.watches("forecaster", 1024, 64), Battery.DEFAULT_COVERAGE);
   }
 
+  /**
+   * @param defaultCoverage the intervals' coverage for requests that leave it unset
+   */
   public ForecasterService(
-      SeriesForecasts forecasts, BatteryLayout layout, StreamLimits watchLimits) {
+      SeriesForecasts forecasts,
+      BatteryLayout layout,
+      StreamLimits watchLimits,
+      double defaultCoverage) {
     this.forecasts = forecasts;
     this.layout = layout;
     this.watchLimits = watchLimits;
+    this.defaultCoverage = Forecasts.coverage(defaultCoverage);
     forecasts.addListener(watchers);
   }
 
@@ -57,7 +65,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           if (problem != null) {
             throw new IllegalArgumentException("series: " + problem);
           }
-          double coverage = Forecasts.coverage(req.getCoverage());
+          double coverage = Forecasts.coverage(req.getCoverage(), defaultCoverage);
           if (req.getHorizonMs() != 0) {
             return horizon(req.getSeries(), coverage, req.getHorizonMs(), req.getCriterion())
                 .orElseThrow(
@@ -82,7 +90,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
         out,
         () -> {
           GetForecastsResponse.Builder b = GetForecastsResponse.newBuilder();
-          double coverage = Forecasts.coverage(req.getCoverage());
+          double coverage = Forecasts.coverage(req.getCoverage(), defaultCoverage);
           for (SeriesPattern p : patterns(req)) {
             List<SeriesForecasts.Snapshot> found = forecasts.matching(p, coverage);
             if (found.isEmpty()) {
@@ -153,7 +161,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     double coverage;
     try {
       patterns = patterns(req);
-      coverage = Forecasts.coverage(req.getCoverage());
+      coverage = Forecasts.coverage(req.getCoverage(), defaultCoverage);
     } catch (IllegalArgumentException e) {
       out.onError(Statuses.toStatus(e));
       return;
@@ -217,7 +225,8 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           return Forecasts.toProto(
               req.getSeries(),
               battery.forecast(
-                  Forecasts.criterion(req.getCriterion()), Forecasts.coverage(req.getCoverage())),
+                  Forecasts.criterion(req.getCriterion()),
+                  Forecasts.coverage(req.getCoverage(), defaultCoverage)),
               last.getTimestampMs(),
               last.getValue());
         });

@@ -6,17 +6,20 @@ import org.netweather.api.v1.Interval;
 import org.netweather.api.v1.Measurement;
 import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.ForecastResult;
-import org.netweather.model.Resource;
+import org.netweather.forecaster.battery.PhysicalRange;
 
 /**
  * Converts the battery's results to the wire's {@link Forecast}.
  *
- * <p>For a known resource the value and the interval are kept within the resource's range: a trend
- * or AR member can extrapolate CPU availability past 1 or an interval of a latency below 0, and the
- * nearest valid value is never farther than that from any valid measurement, so the errors reported
- * stay true bounds.
+ * <p>For a known resource the value and the interval are kept within the resource's range ({@link
+ * PhysicalRange}): a trend or AR member can extrapolate CPU availability past 1 or an interval of a
+ * latency below 0, and the nearest valid value is never farther than that from any valid
+ * measurement, so the errors reported stay true bounds.
  */
 final class Forecasts {
+  static final double MIN_COVERAGE = 0.50;
+  static final double MAX_COVERAGE = 0.99;
+
   private Forecasts() {}
 
   static org.netweather.forecaster.battery.Criterion criterion(Criterion c) {
@@ -25,13 +28,12 @@ final class Forecasts {
         : org.netweather.forecaster.battery.Criterion.MSE;
   }
 
-  static Forecast toProto(String series, ForecastResult r, long lastTs, double lastValue) {
-    int colon = series.indexOf(':'); // names were checked when stored; only the resource matters
-    Resource range = colon < 0 ? null : Resource.of(series.substring(0, colon)).orElse(null);
+  static Forecast toProto(String series, ForecastResult raw, long lastTs, double lastValue) {
+    ForecastResult r = PhysicalRange.ofName(series).clip(raw);
     Forecast.Builder b =
         Forecast.newBuilder()
             .setSeries(series)
-            .setValue(clamp(range, r.value()))
+            .setValue(r.value())
             .setMse(r.mse())
             .setMae(r.mae())
             .setMethod(r.method() == null ? "" : r.method())
@@ -44,31 +46,36 @@ final class Forecasts {
     if (Double.isFinite(r.lower()) && Double.isFinite(r.upper())) {
       b.setInterval(
           Interval.newBuilder()
-              .setLower(clamp(range, r.lower()))
-              .setUpper(clamp(range, r.upper()))
+              .setLower(r.lower())
+              .setUpper(r.upper())
               .setConfidence(r.coverage()));
     }
     return b.build();
   }
 
   /**
-   * The coverage a request asks for: 0 (unset) means {@link Battery#DEFAULT_COVERAGE}.
+   * The coverage a request asks for: 0 (unset) means {@code configured}, the forecaster's {@code
+   * coverage} setting ({@link Battery#DEFAULT_COVERAGE} unless changed).
    *
    * @throws IllegalArgumentException naming the field if it is outside [0.50, 0.99]
    */
-  static double coverage(double requested) {
+  static double coverage(double requested, double configured) {
     if (requested == 0) {
-      return Battery.DEFAULT_COVERAGE;
+      return configured;
     }
-    if (!(requested >= 0.5 && requested <= 0.99)) {
+    if (!(requested >= MIN_COVERAGE && requested <= MAX_COVERAGE)) {
       throw new IllegalArgumentException(
-          "coverage must be a fraction in [0.50, 0.99] (0 for 0.90): " + requested);
+          "coverage must be a fraction in [0.50, 0.99] (0 for the forecaster's setting, "
+              + configured
+              + "): "
+              + requested);
     }
     return requested;
   }
 
-  private static double clamp(Resource range, double v) {
-    return range == null ? v : range.clamp(v);
+  /** Like {@link #coverage(double, double)} with the default setting. */
+  static double coverage(double requested) {
+    return coverage(requested, Battery.DEFAULT_COVERAGE);
   }
 
   static Forecast toProto(SeriesForecasts.Snapshot s, Criterion c) {

@@ -192,7 +192,10 @@ class ForecasterFollowTest {
           1,
           MemoryHostGrpc.newBlockingStub(ch)
               .deleteSeries(
-                  DeleteSeriesRequest.newBuilder().setPattern("cpu.availability:a").build())
+                  DeleteSeriesRequest.newBuilder()
+                      .setPattern("cpu.availability:a")
+                      .setForce(true)
+                      .build())
               .getCount());
     } finally {
       ch.shutdownNow();

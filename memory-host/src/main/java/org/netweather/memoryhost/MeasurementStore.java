@@ -783,6 +783,16 @@ public final class MeasurementStore implements AutoCloseable {
     return db.seriesCount();
   }
 
+  /** Series found with stored data that cannot be read (answered DATA_LOSS) since opening. */
+  public int damagedSeries() {
+    return db.damagedSeries();
+  }
+
+  /** Reads that found stored data unreadable since the store was opened. */
+  public long damagedReads() {
+    return db.damagedReads();
+  }
+
   /** Archives written since the store was opened. */
   long archiveWrites() {
     return db.archiveWrites();

@@ -364,9 +364,11 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
           if (req.getPattern().isEmpty()) {
             throw new IllegalArgumentException("pattern is empty (\"*\" deletes every series)");
           }
-          List<String> names = store.delete(SeriesPattern.parse(req.getPattern()), req.getDryRun());
+          // Only an explicit force deletes: the zero value of every field must be the safe one.
+          boolean dryRun = !req.getForce() || req.getDryRun();
+          List<String> names = store.delete(SeriesPattern.parse(req.getPattern()), dryRun);
           DeleteSeriesResponse.Builder b =
-              DeleteSeriesResponse.newBuilder().setDryRun(req.getDryRun()).setCount(names.size());
+              DeleteSeriesResponse.newBuilder().setDryRun(dryRun).setCount(names.size());
           b.addAllSeries(names.subList(0, Math.min(names.size(), MAX_LISTED)));
           return b.build();
         });

@@ -15,6 +15,8 @@ import org.netweather.runtime.metrics.LiveGauge;
  *   netweather_memory_series{daemon}                          series stored
  *   netweather_memory_watch_streams{daemon}                   open watch streams
  *   netweather_memory_append_streams{daemon}                  open append streams
+ *   netweather_memory_damaged_series{daemon}                  series with unreadable stored data
+ *   netweather_memory_damaged_reads{daemon}                   reads that found stored data damaged
  * </pre>
  *
  * <p>The metrics are registered once per process (tests run several daemons in one JVM); each
@@ -50,6 +52,16 @@ final class MemoryMetrics {
   private static final LiveGauge APPEND_STREAMS =
       LiveGauge.standard(
           "netweather_memory_append_streams", "Append streams open on a memory-host");
+
+  private static final LiveGauge DAMAGED_SERIES =
+      LiveGauge.standard(
+          "netweather_memory_damaged_series",
+          "Series found with stored data that cannot be read (checksum mismatch, unreadable block)"
+              + " since the memory-host started; they answer DATA_LOSS");
+  private static final LiveGauge DAMAGED_READS =
+      LiveGauge.standard(
+          "netweather_memory_damaged_reads",
+          "Reads of stored data that failed on damage since the memory-host started");
 
   /** Records nothing: for stores opened outside a daemon (tests, benchmarks). */
   static final MemoryMetrics NONE = new MemoryMetrics(null, null);
@@ -87,6 +99,8 @@ final class MemoryMetrics {
     return LiveGauge.all(
         SERIES.add(daemon, store::seriesCount),
         WATCH_STREAMS.add(daemon, store::watchStreams),
-        APPEND_STREAMS.add(daemon, service::appendStreams));
+        APPEND_STREAMS.add(daemon, service::appendStreams),
+        DAMAGED_SERIES.add(daemon, store::damagedSeries),
+        DAMAGED_READS.add(daemon, store::damagedReads));
   }
 }

@@ -1,6 +1,7 @@
 package org.netweather.memoryhost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -155,8 +156,25 @@ class Issue14StoreLimitsTest {
     assertEquals(List.of("tcp.latency:a->b", "tcp.latency:a->c"), dry.getSeriesList());
     assertEquals(4, store.seriesCount());
 
-    DeleteSeriesResponse done =
+    DeleteSeriesResponse unforced =
         stub.deleteSeries(DeleteSeriesRequest.newBuilder().setPattern("tcp.latency:a->*").build());
+    assertTrue(unforced.getDryRun(), "a request without force is a dry run");
+    assertEquals(2, unforced.getCount());
+    assertEquals(4, store.seriesCount());
+    DeleteSeriesResponse forcedButDry =
+        stub.deleteSeries(
+            DeleteSeriesRequest.newBuilder()
+                .setPattern("tcp.latency:a->*")
+                .setForce(true)
+                .setDryRun(true)
+                .build());
+    assertTrue(forcedButDry.getDryRun());
+    assertEquals(4, store.seriesCount());
+
+    DeleteSeriesResponse done =
+        stub.deleteSeries(
+            DeleteSeriesRequest.newBuilder().setPattern("tcp.latency:a->*").setForce(true).build());
+    assertFalse(done.getDryRun());
     assertEquals(2, done.getCount());
     assertEquals(2, store.seriesCount());
     StatusRuntimeException gone =

@@ -63,6 +63,16 @@ public enum Resource {
     return scope;
   }
 
+  /** The smallest value a measurement of this resource may take. */
+  public double min() {
+    return min;
+  }
+
+  /** The largest value a measurement of this resource may take. */
+  public double max() {
+    return max;
+  }
+
   /** The known resource with this name, if any. */
   public static Optional<Resource> of(String id) {
     return Optional.ofNullable(BY_NAME.get(id));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.netweather.runtime.recordlog.Damage;
 import org.netweather.runtime.recordlog.RecordFile;
 import org.netweather.runtime.recordlog.RecordLog;
 import org.netweather.runtime.recordlog.RecordReader;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * replaced whole) plus a journal of changes since ({@code journal-NNN.log}, a {@link RecordLog}),
  * one {@link JournalEntry} per record. A change is forced to disk before the caller is answered, so
  * a kill -9 loses nothing acknowledged; a torn record at the end of the journal (a crash mid-write,
- * never acknowledged) is cut off on load.
+ * never acknowledged) is cut off on load. Damage in the middle of the journal is skipped, the
+ * changes after it kept, and what was lost logged at WARN ({@link #damagedRecords}); a damaged
+ * snapshot refuses the load, naming the file.
  *
  * <p>Lease renewals are not journaled (see {@link Nameserver}), so the journal grows only with
  * changes to the state, and the owner compacts it once it outweighs the snapshot ({@link
@@ -42,6 +45,8 @@ final class Journal implements AutoCloseable {
   private long frames;
   private long journalBytes;
   private long snapshotBytes;
+  private long damagedRecords;
+  private long damagedBytes;
 
   Journal(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -66,6 +71,7 @@ final class Journal implements AutoCloseable {
     }
     journal =
         RecordLog.open(dir, RecordLog.Options.named("journal-").withSync(SyncPolicy.EXPLICIT));
+    reportDamage();
     RecordReader r = journal.read(journal.firstNumber());
     while (r.next()) {
       byte[] payload = r.bytes();
@@ -74,6 +80,43 @@ final class Journal implements AutoCloseable {
       journalBytes += FRAME_OVERHEAD + payload.length;
     }
     return entries;
+  }
+
+  /**
+   * Says what damage the journal's recovery skipped: the changes in it (registrations, assignments,
+   * cliques) are gone, the ones after it are kept.
+   */
+  private void reportDamage() {
+    if (journal.damage().isEmpty()) {
+      return;
+    }
+    long[] t = Damage.totals(journal.damage());
+    damagedRecords = t[0];
+    damagedBytes = t[1];
+    boolean exact = journal.damage().stream().allMatch(Damage::exact);
+    log.warn(
+        "journal in {} is damaged: skipped {} unreadable bytes holding {}{} changes, kept every"
+            + " change after them; daemons whose registration was lost register again at their"
+            + " next heartbeat, a lost clique or series assignment must be defined again; the"
+            + " damaged segments as found are kept in {}",
+        dir,
+        damagedBytes,
+        exact ? "" : "at least ",
+        damagedRecords,
+        journal.damage().stream()
+            .map(d -> d.keptIn().getFileName().toString())
+            .distinct()
+            .toList());
+  }
+
+  /** Changes lost to damage found in the journal when it was loaded (a lower bound). */
+  long damagedRecords() {
+    return damagedRecords;
+  }
+
+  /** Unreadable bytes skipped in the journal when it was loaded. */
+  long damagedBytes() {
+    return damagedBytes;
   }
 
   private static JournalEntry decode(byte[] payload) throws IOException {

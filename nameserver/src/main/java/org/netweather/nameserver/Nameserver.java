@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.netweather.api.v1.Clique;
+import org.netweather.api.v1.MissingDaemon;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.model.SeriesName;
@@ -49,6 +51,11 @@ import org.netweather.nameserver.JournalEntry.Unregistered;
  * #COMPACT_FACTOR} times the snapshot (and at least {@code compactMinBytes}), so the files on disk
  * follow the live state, not its history: a register/unregister churn costs at most a few
  * snapshots' worth.
+ *
+ * <p>Departures. A lease that expires, or a registration removed, is kept a while as a missing
+ * daemon ({@link Departures}, bounded in count and age, in memory only) so that a daemon that died
+ * shows as missing instead of vanishing. {@link #sweep} moves expired leases there; the server
+ * calls it periodically, and {@link #missing} before answering.
  *
  * <p>Clique watches. {@link #watchCliques} hands a host's cliques to a sink at once and after every
  * change to them, under this object's lock, so a sink sees the changes in order; sinks must not
@@ -83,6 +90,7 @@ public final class Nameserver implements AutoCloseable {
   private final Map<String, Integer> seriesCount = new HashMap<>();
   private final TreeMap<String, Clique> cliques = new TreeMap<>();
   private final Map<String, List<Consumer<List<Clique>>>> cliqueWatchers = new HashMap<>();
+  private final Departures departures;
 
   /** A registration and its lease; the expiry moves in place on every heartbeat. */
   private static final class Lease {
@@ -126,10 +134,11 @@ public final class Nameserver implements AutoCloseable {
     }
   }
 
-  private Nameserver(Clock clock, Journal journal, long compactMinBytes) {
+  private Nameserver(Clock clock, Journal journal, long compactMinBytes, Departures departures) {
     this.clock = clock;
     this.journal = journal;
     this.compactMinBytes = compactMinBytes;
+    this.departures = departures;
   }
 
   /** Opens (or creates) the state kept in {@code dir}. */
@@ -137,10 +146,28 @@ public final class Nameserver implements AutoCloseable {
     return open(dir, clock, DEFAULT_COMPACT_MIN_BYTES);
   }
 
+  /**
+   * As {@link #open(Path, Clock)}, keeping at most {@code missingMax} missing daemons for {@code
+   * missingAge} each.
+   */
+  public static Nameserver open(Path dir, Clock clock, int missingMax, Duration missingAge)
+      throws IOException {
+    return open(dir, clock, DEFAULT_COMPACT_MIN_BYTES, new Departures(missingMax, missingAge));
+  }
+
   /** As {@link #open(Path, Clock)}, compacting once the journal passes {@code compactMinBytes}. */
   static Nameserver open(Path dir, Clock clock, long compactMinBytes) throws IOException {
+    return open(
+        dir,
+        clock,
+        compactMinBytes,
+        new Departures(Departures.DEFAULT_MAX_COUNT, Departures.DEFAULT_MAX_AGE));
+  }
+
+  private static Nameserver open(Path dir, Clock clock, long compactMinBytes, Departures departures)
+      throws IOException {
     Journal journal = new Journal(dir);
-    Nameserver ns = new Nameserver(clock, journal, compactMinBytes);
+    Nameserver ns = new Nameserver(clock, journal, compactMinBytes, departures);
     ns.replay(journal.load());
     return ns;
   }
@@ -159,6 +186,7 @@ public final class Nameserver implements AutoCloseable {
   private void apply(JournalEntry e) {
     if (e instanceof Registered r) {
       remove(r.registration().getName());
+      departures.remove(r.registration().getName());
       Lease l = new Lease(r.leaseId(), r.ttlMs(), r.registration());
       byName.put(l.name(), l);
       byLease.put(l.leaseId, l);
@@ -303,11 +331,43 @@ public final class Nameserver implements AutoCloseable {
   /** Removes a registration; false if there was no live one. */
   public synchronized boolean unregister(String name) {
     RegistrationRules.checkName(name);
-    boolean live = lookup(name).isPresent();
+    Optional<Registration> live = lookup(name);
     if (byName.containsKey(name)) {
       commit(List.of(new Unregistered(name)), true);
     }
-    return live;
+    long now = clock.millis();
+    live.ifPresent(r -> departures.add(r, now, "unregistered", now));
+    return live.isPresent();
+  }
+
+  /**
+   * Moves expired leases to the missing daemons and forgets missing daemons past their age. Costs a
+   * pass over the registrations; the server runs it every few seconds.
+   */
+  public synchronized void sweep() {
+    long now = clock.millis();
+    List<Lease> expired = new ArrayList<>();
+    for (Lease l : byName.values()) {
+      if (!l.liveAt(now)) {
+        expired.add(l);
+      }
+    }
+    for (Lease l : expired) {
+      remove(l.name());
+      departures.add(l.registration(), l.expiresMs - l.ttlMs, "lease expired", now);
+    }
+    departures.expire(now);
+  }
+
+  /** One page of the missing daemons (see {@link Departures}), by name, after {@code pageToken}. */
+  public synchronized Page<MissingDaemon> missing(String pageToken, int pageSize) {
+    sweep();
+    return departures.page(pageToken, pageSize);
+  }
+
+  /** Missing daemons kept now. */
+  public synchronized int missingCount() {
+    return departures.size();
   }
 
   public synchronized Optional<Registration> lookup(String name) {
@@ -415,6 +475,11 @@ public final class Nameserver implements AutoCloseable {
   /** Series in the directory. */
   public synchronized int directorySize() {
     return assignments.size();
+  }
+
+  /** Changes lost to damage in the journal when it was loaded (at least this many; WARN says). */
+  public synchronized long journalDamagedRecords() {
+    return journal.damagedRecords();
   }
 
   /** The directory, optionally filtered by a series pattern. */

@@ -8,6 +8,7 @@ import org.netweather.runtime.metrics.LiveGauge;
  * <pre>
  *   netweather_nameserver_live_registrations{daemon}   registrations whose lease is live
  *   netweather_nameserver_directory_series{daemon}     series assigned to a memory-host
+ *   netweather_nameserver_journal_damaged_records{daemon}  changes lost to journal damage at start
  * </pre>
  *
  * <p>Registered once per process (tests run several daemons in one JVM). Leases expire by time, not
@@ -22,12 +23,19 @@ final class NameserverMetrics {
           "netweather_nameserver_directory_series",
           "Series the directory has assigned to a memory-host");
 
+  private static final LiveGauge JOURNAL_DAMAGED =
+      LiveGauge.standard(
+          "netweather_nameserver_journal_damaged_records",
+          "Changes (registrations, assignments, cliques) lost to damage found in the journal when"
+              + " the nameserver started (a lower bound); 0 when the journal was sound");
+
   private NameserverMetrics() {}
 
   /** Reports {@code ns}'s registrations and directory under {@code daemon} until closed. */
   static AutoCloseable gauges(String daemon, Nameserver ns) {
     return LiveGauge.all(
         LIVE_REGISTRATIONS.add(daemon, ns::liveRegistrations),
-        DIRECTORY_SERIES.add(daemon, ns::directorySize));
+        DIRECTORY_SERIES.add(daemon, ns::directorySize),
+        JOURNAL_DAMAGED.add(daemon, ns::journalDamagedRecords));
   }
 }

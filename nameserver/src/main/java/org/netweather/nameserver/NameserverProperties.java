@@ -49,6 +49,16 @@ public final class NameserverProperties {
               16,
               "Clique updates held for a watcher that does not read before its stream is ended.")
           .atLeast(1);
+  public static final Setting<Integer> MISSING_MAX =
+      Setting.integer(
+              "missingMax",
+              10_000,
+              "Daemons gone (lease expired or unregistered) kept to be listed as missing by nws"
+                  + " status; when more go, the first gone is forgotten first. 0 keeps none.")
+          .atLeast(0);
+  public static final Setting<Integer> MISSING_HOURS =
+      Setting.integer("missingHours", 24, "How long a daemon gone is listed as missing, in hours.")
+          .atLeast(1);
 
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
@@ -66,6 +76,8 @@ public final class NameserverProperties {
               MAX_WATCHES_PER_CALLER,
               MAX_REGISTRATIONS_PER_CALLER,
               WATCH_QUEUE,
+              MISSING_MAX,
+              MISSING_HOURS,
               TLS_CERT,
               TLS_KEY,
               TLS_CA,
@@ -80,6 +92,8 @@ public final class NameserverProperties {
   public final int maxWatchesPerCaller;
   public final int maxRegistrationsPerCaller;
   public final int watchQueue;
+  public final int missingMax;
+  public final int missingHours;
   private final String tlsCert;
   private final String tlsKey;
   private final String tlsCa;
@@ -100,6 +114,8 @@ public final class NameserverProperties {
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
     maxRegistrationsPerCaller = values.get(MAX_REGISTRATIONS_PER_CALLER);
     watchQueue = values.get(WATCH_QUEUE);
+    missingMax = values.get(MISSING_MAX);
+    missingHours = values.get(MISSING_HOURS);
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);

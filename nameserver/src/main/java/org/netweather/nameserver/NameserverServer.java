@@ -26,6 +26,7 @@ import org.netweather.runtime.Daemon;
  */
 public final class NameserverServer implements AutoCloseable {
   private static final long SELF_TTL_SECONDS = 300;
+  private static final long SWEEP_SECONDS = 10;
 
   /** How long a registered address has to prove its identity (a TLS handshake and one call). */
   private static final Duration ADDRESS_CHECK_TIMEOUT = Duration.ofSeconds(5);
@@ -56,7 +57,13 @@ public final class NameserverServer implements AutoCloseable {
         builder,
         channels,
         daemon -> {
-          Nameserver ns = daemon.own(Nameserver.open(Path.of(props.dataDir), Clock.systemUTC()));
+          Nameserver ns =
+              daemon.own(
+                  Nameserver.open(
+                      Path.of(props.dataDir),
+                      Clock.systemUTC(),
+                      props.missingMax,
+                      Duration.ofHours(props.missingHours)));
           // Closed before the state: a scrape never reads a closed one.
           daemon.own(NameserverMetrics.gauges(daemon.name(), ns));
           ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
@@ -73,6 +80,8 @@ public final class NameserverServer implements AutoCloseable {
               SELF_TTL_SECONDS / 3,
               SELF_TTL_SECONDS / 3,
               TimeUnit.SECONDS);
+          // Expired leases leave the registrations for the missing list, which bounds them.
+          renew.scheduleWithFixedDelay(ns::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
           return new NameserverServer(ns, daemon);
         });
   }

@@ -26,7 +26,10 @@ import org.netweather.api.v1.ListCliquesRequest;
 import org.netweather.api.v1.ListCliquesResponse;
 import org.netweather.api.v1.ListDirectoryRequest;
 import org.netweather.api.v1.ListDirectoryResponse;
+import org.netweather.api.v1.ListMissingRequest;
+import org.netweather.api.v1.ListMissingResponse;
 import org.netweather.api.v1.LookupRequest;
+import org.netweather.api.v1.MissingDaemon;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.PutCliqueRequest;
 import org.netweather.api.v1.RegisterRequest;
@@ -241,6 +244,19 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
           Page<Clique> p = ns.cliques(req.getHost(), req.getPageToken(), req.getPageSize());
           return ListCliquesResponse.newBuilder()
               .addAllCliques(p.items())
+              .setNextPageToken(p.nextToken())
+              .build();
+        });
+  }
+
+  @Override
+  public void listMissing(ListMissingRequest req, StreamObserver<ListMissingResponse> out) {
+    Statuses.respond(
+        out,
+        () -> {
+          Page<MissingDaemon> p = ns.missing(req.getPageToken(), req.getPageSize());
+          return ListMissingResponse.newBuilder()
+              .addAllDaemons(p.items())
               .setNextPageToken(p.nextToken())
               .build();
         });

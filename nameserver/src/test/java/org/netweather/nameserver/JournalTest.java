@@ -1,8 +1,12 @@
 package org.netweather.nameserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -81,5 +85,58 @@ class JournalTest {
     try (Journal j = new Journal(dir)) {
       assertEquals(3, j.load().size());
     }
+  }
+
+  /** Issue 29: one flipped byte mid-way dropped every change after it, as if a torn tail. */
+  @Test
+  void load_byteFlippedMidWay_keepsTheChangesAfterIt_andCountsTheSkipped() throws IOException {
+    List<JournalEntry> changes = new java.util.ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      changes.add(new Assigned("cpu.availability:host" + i, "memory@m1", i));
+    }
+    try (Journal j = new Journal(dir)) {
+      j.load();
+      j.append(changes, true);
+    }
+    Path seg = dir.resolve(journalSegments().get(0));
+    long size = Files.size(seg);
+    try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xA5}), size / 2);
+    }
+
+    try (Journal j = new Journal(dir)) {
+      List<JournalEntry> loaded = j.load();
+      assertEquals(199, loaded.size());
+      assertEquals(1, j.damagedRecords());
+      assertTrue(j.damagedBytes() > 0);
+      assertEquals(changes.get(199), loaded.get(198));
+      List<JournalEntry> missing = new java.util.ArrayList<>(changes);
+      missing.removeAll(loaded);
+      assertEquals(1, missing.size());
+      j.append(List.of(new Unregistered("after")), true);
+    }
+    assertTrue(Files.exists(seg.resolveSibling(seg.getFileName() + ".damaged")));
+    try (Journal j = new Journal(dir)) {
+      assertEquals(200, j.load().size());
+      assertEquals(0, j.damagedRecords());
+    }
+  }
+
+  @Test
+  void load_truncatedMidRecord_isATornTail_notDamage() throws IOException {
+    try (Journal j = new Journal(dir)) {
+      j.load();
+      j.append(List.of(new Unregistered("a"), new Unregistered("b"), new Unregistered("c")), true);
+    }
+    Path seg = dir.resolve(journalSegments().get(0));
+    try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+      ch.truncate(Files.size(seg) - 3);
+    }
+
+    try (Journal j = new Journal(dir)) {
+      assertEquals(List.of(new Unregistered("a"), new Unregistered("b")), j.load());
+      assertEquals(0, j.damagedRecords());
+    }
+    assertFalse(Files.exists(seg.resolveSibling(seg.getFileName() + ".damaged")));
   }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.netweather.api.v1.Registration;
 import org.netweather.runtime.Daemon;
 
 /**
@@ -23,6 +24,8 @@ import org.netweather.runtime.Daemon;
  * }</pre>
  */
 public final class ProxyServer implements AutoCloseable {
+  private static final int HOSTS_ATTRIBUTE_MAX = 1024;
+
   static final long REBUILD_PERIOD_MS = 500;
 
   private final Daemon daemon;
@@ -92,16 +95,18 @@ public final class ProxyServer implements AutoCloseable {
               props.discoveryMs,
               TimeUnit.MILLISECONDS);
           String host = Daemon.host(props.host);
-          daemon.register(
-              ns,
+          Registration.Builder reg =
               daemon
                   .registration("proxy", host, host)
                   .setName("proxy-" + props.cluster + "@" + host)
-                  .putAttributes("cluster", props.cluster)
-                  .build(),
-              Duration.ofSeconds(props.ttlSeconds),
-              scheduler,
-              true);
+                  .putAttributes("cluster", props.cluster);
+          // The hosts it was told of, so that `nws status` can name those without a sensor; a
+          // list too long for one attribute (1 024 characters) is left out rather than cut.
+          String hostList = String.join(",", props.hosts);
+          if (!hostList.isEmpty() && hostList.length() <= HOSTS_ATTRIBUTE_MAX) {
+            reg.putAttributes("hosts", hostList);
+          }
+          daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
           return new ProxyServer(daemon, cache);
         });
   }

@@ -9,8 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a unary rpc body and maps its failures to a status: {@link IllegalArgumentException} is the
- * caller's fault (INVALID_ARGUMENT), a {@link StatusRuntimeException} passes through, and anything
- * else is logged and reported as INTERNAL without leaking a stack trace.
+ * caller's fault (INVALID_ARGUMENT), a {@link DataLossException} is stored data that cannot be read
+ * (DATA_LOSS), a {@link StatusRuntimeException} passes through, and anything else is logged and
+ * reported as INTERNAL without leaking a stack trace.
  */
 public final class Statuses {
   private static final Logger log = LoggerFactory.getLogger(Statuses.class);
@@ -36,6 +37,10 @@ public final class Statuses {
     }
     if (e instanceof IllegalArgumentException) {
       return Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+    }
+    if (e instanceof DataLossException) {
+      // The store that found the damage has logged it, once.
+      return Status.DATA_LOSS.withDescription(e.getMessage()).asRuntimeException();
     }
     log.error("internal error", e);
     return Status.INTERNAL.withDescription(String.valueOf(e)).asRuntimeException();

@@ -58,6 +58,39 @@ public final class EvaluateCommand implements Callable<Integer> {
               + " what followed, instead of one-step forecasts.")
   String horizon;
 
+  /** "better (z -43.9)", "within noise (z 1.17)" or "worse (z 2.50)". */
+  static String versusLast(SeriesReport s) {
+    double z = s.servedVersusLast();
+    if (Double.isNaN(z)) {
+      return "-";
+    }
+    String verdict = s.servedWithinNoiseOfLast() ? "within noise" : z < 0 ? "better" : "worse";
+    return verdict + String.format(Locale.ROOT, " (z %.2f)", z);
+  }
+
+  /**
+   * Says in words what a SERVED above 1 means on short or random-walk-like traces: a ratio a little
+   * over 1 that the trace cannot tell from 1 is not a served forecast worse than last value.
+   */
+  private void noise(List<String> withinNoise, List<String> worse, int traces) {
+    var out = spec.commandLine().getOut();
+    if (!withinNoise.isEmpty()) {
+      out.println(
+          "served forecast within noise of last value on "
+              + withinNoise.size()
+              + " of "
+              + traces
+              + " traces ("
+              + String.join(", ", withinNoise)
+              + "): there SERVED differs from 1 by less than the trace can tell apart"
+              + " (docs/forecasting.md, Evaluation)");
+    }
+    if (!worse.isEmpty()) {
+      out.println(
+          "served forecast worse than last value beyond noise on: " + String.join(", ", worse));
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
     if (!Files.exists(dir)) {
@@ -90,8 +123,16 @@ public final class EvaluateCommand implements Callable<Integer> {
               "ORACLE",
               "COVERAGE",
               "WIDTH",
-              "BEST FAITHFUL");
+              "BEST FAITHFUL",
+              "SERVED VS LAST");
+      List<String> withinNoise = new ArrayList<>();
+      List<String> worse = new ArrayList<>();
       for (SeriesReport s : report.series()) {
+        if (s.servedWithinNoiseOfLast()) {
+          withinNoise.add(s.name());
+        } else if (s.servedVersusLast() > 0) {
+          worse.add(s.name());
+        }
         t.row(
             s.name(),
             s.points(),
@@ -101,7 +142,8 @@ public final class EvaluateCommand implements Callable<Integer> {
             f(s.oracle()),
             f(s.coverage()),
             f(s.width()),
-            s.hindsightMethod());
+            s.hindsightMethod(),
+            versusLast(s));
       }
       t.row(
           "geometric mean",
@@ -112,6 +154,7 @@ public final class EvaluateCommand implements Callable<Integer> {
           f(report.summary().get("oracle")),
           f(report.summary().get("coverage")),
           f(report.summary().get("width")),
+          "",
           "");
       t.print(spec.commandLine().getOut());
       spec.commandLine()
@@ -121,8 +164,11 @@ public final class EvaluateCommand implements Callable<Integer> {
                   Locale.ROOT,
                   "(MAE of each, divided by last value's MAE; COVERAGE: share of measurements"
                       + " inside the served forecast's %.0f %% interval (the mean over series),"
-                      + " WIDTH: its mean width over last value's MAE)",
+                      + " WIDTH: its mean width over last value's MAE; SERVED VS LAST: the"
+                      + " Diebold-Mariano z of served against last value, within noise when"
+                      + " |z| < 1.96)",
                   coveragePercent));
+      noise(withinNoise, worse, report.series().size());
     }
     spec.commandLine().getOut().flush();
     return 0;

@@ -18,6 +18,7 @@ import org.netweather.client.NetWeatherClient;
 import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.ForecastResult;
+import org.netweather.forecaster.battery.PhysicalRange;
 import org.netweather.forecaster.battery.evaluation.HorizonEvaluation;
 import org.netweather.forecaster.battery.evaluation.Trace;
 import org.netweather.forecaster.battery.evaluation.TraceReader;
@@ -62,14 +63,7 @@ public final class ForecastCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON document.")
   boolean json;
 
-  @Option(
-      names = "--coverage",
-      paramLabel = "PERCENT",
-      defaultValue = "90",
-      description =
-          "Coverage of the interval, 50-99: the share of measurements it is meant to hold"
-              + " (default: ${DEFAULT-VALUE}).")
-  double coveragePercent;
+  @Mixin IntervalOptions interval;
 
   @Option(
       names = "--horizon",
@@ -92,16 +86,15 @@ public final class ForecastCommand implements Callable<Integer> {
     if ((file == null) == (series == null)) {
       throw new IllegalArgumentException("give either SERIES or --file TRACE.csv");
     }
-    if (!(coveragePercent >= 50 && coveragePercent <= 99)) {
+    if (file == null && interval.resource != null) {
       throw new IllegalArgumentException(
-          "--coverage must be a percentage from 50 to 99: " + coveragePercent);
+          "--resource is for --file; a live series' name says its resource");
     }
-    double coverage = coveragePercent / 100;
     long horizonMs = horizon == null ? 0 : TimeArgs.span("--horizon", horizon);
     List<Forecast> forecasts =
         file != null
-            ? List.of(offline(file, c, coverage, horizonMs))
-            : ask(series, c, coverage, horizonMs);
+            ? List.of(offline(file, c, interval, horizonMs))
+            : ask(series, c, interval.requested(), horizonMs);
     if (json) {
       Object doc =
           forecasts.size() == 1 && (file != null || !series.contains("*"))
@@ -115,7 +108,7 @@ public final class ForecastCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static Forecast offline(Path file, Criterion c, double coverage, long horizonMs)
+  private static Forecast offline(Path file, Criterion c, IntervalOptions interval, long horizonMs)
       throws Exception {
     // Reading a directory fails with a bare "Is a directory" that does not name the path.
     if (Files.isDirectory(file)) {
@@ -125,6 +118,8 @@ public final class ForecastCommand implements Callable<Integer> {
     if (trace.size() == 0) {
       throw new IllegalArgumentException(file + " holds no measurements");
     }
+    double coverage = interval.coverage();
+    PhysicalRange range = interval.rangeFor(trace.name());
     Battery battery = BatteryLayout.standard().newBattery();
     for (double v : trace.values()) {
       battery.observe(v);
@@ -138,12 +133,14 @@ public final class ForecastCommand implements Callable<Integer> {
             file + " is too short for a horizon of " + steps + " measurements");
       }
     }
+    // Clipped as the forecaster clips what it serves for a series of this resource.
     ForecastResult r =
-        battery.forecast(
-            c == Criterion.CRITERION_MAE
-                ? org.netweather.forecaster.battery.Criterion.MAE
-                : org.netweather.forecaster.battery.Criterion.MSE,
-            coverage);
+        range.clip(
+            battery.forecast(
+                c == Criterion.CRITERION_MAE
+                    ? org.netweather.forecaster.battery.Criterion.MAE
+                    : org.netweather.forecaster.battery.Criterion.MSE,
+                coverage));
     Forecast.Builder b =
         Forecast.newBuilder()
             .setSeries(trace.name())

@@ -21,11 +21,12 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
 import org.jfree.data.xy.YIntervalSeriesCollection;
+import org.netweather.cli.forecast.IntervalOptions;
 
 /**
  * Draws series as a PNG without a display: each series' measurements as a line, and the forecast
- * made one step before each measurement as a dashed line inside its 95 % interval (a translucent
- * band of the same colour). Times in UTC, the unit on the value axis.
+ * made one step before each measurement as a dashed line inside its interval (a translucent band of
+ * the same colour). Times in UTC, the unit on the value axis.
  */
 final class ChartRenderer {
   /** Distinguishable on white and in print. */
@@ -44,7 +45,9 @@ final class ChartRenderer {
     for (PlotSeries s : series) {
       units.add(s.unit());
       XYSeries line = new XYSeries(s.name(), false, true);
-      YIntervalSeries f = new YIntervalSeries(s.name() + " forecast (95 % interval)");
+      YIntervalSeries f =
+          new YIntervalSeries(
+              s.name() + " forecast (" + IntervalOptions.percent(s.coverage()) + " interval)");
       for (int i = 0; i < s.times().length; i++) {
         double x = (double) s.times()[i];
         line.add(x, s.values()[i]);
@@ -94,9 +97,10 @@ final class ChartRenderer {
           new TextTitle(
               String.format(
                   java.util.Locale.ROOT,
-                  "next: %.4g %s (95 %%: %.4g to %.4g) by %s",
+                  "next: %.4g %s (%s: %.4g to %.4g) by %s",
                   n.value(),
                   series.get(0).unit(),
+                  IntervalOptions.percent(n.coverage()),
                   n.lower(),
                   n.upper(),
                   n.method())));

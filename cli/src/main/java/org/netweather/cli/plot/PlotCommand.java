@@ -9,9 +9,11 @@ import java.util.concurrent.Callable;
 import org.netweather.api.v1.FetchResponse;
 import org.netweather.api.v1.Measurement;
 import org.netweather.cli.ConnectionOptions;
+import org.netweather.cli.forecast.IntervalOptions;
 import org.netweather.cli.output.TimeArgs;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.forecaster.battery.Criterion;
+import org.netweather.forecaster.battery.PhysicalRange;
 import org.netweather.forecaster.battery.evaluation.Trace;
 import org.netweather.forecaster.battery.evaluation.TraceReader;
 import org.netweather.model.Resource;
@@ -25,15 +27,17 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code nws plot SERIES... [--since 6h] [--file CSV]... [-o FILE.png]}: a picture of series'
- * history with the forecasts made for it and their 95 % intervals, without a display.
+ * history with the forecasts made for it and their intervals (90 % unless {@code --coverage} says
+ * otherwise, clipped to the resource's range), without a display.
  */
 @Command(
     name = "plot",
     description =
-        "Draw series' history with the forecast made for each point and its 95 %% interval as"
-            + " a band, into a PNG (no display needed).")
+        "Draw series' history with the forecast made for each point and its interval (90 %% by"
+            + " default) as a band, into a PNG (no display needed).")
 public final class PlotCommand implements Callable<Integer> {
   @Mixin ConnectionOptions connection;
+  @Mixin IntervalOptions interval;
   @Spec CommandSpec spec;
 
   @Parameters(
@@ -96,13 +100,23 @@ public final class PlotCommand implements Callable<Integer> {
           case "mae" -> Criterion.MAE;
           default -> throw new IllegalArgumentException("--criterion must be mse or mae");
         };
+    double coverage = interval.coverage();
     List<PlotSeries> drawn = new ArrayList<>();
     for (Path f : files) {
       if (Files.isDirectory(f)) {
         throw new IllegalArgumentException(f + " is a directory, not a CSV trace");
       }
       Trace t = TraceReader.read(f);
-      drawn.add(PlotSeries.of(t.name(), "", t.timestamps(), t.values(), c));
+      PhysicalRange range = interval.rangeFor(t.name());
+      drawn.add(
+          PlotSeries.of(
+              t.name(),
+              range == PhysicalRange.UNBOUNDED ? "" : Resource.unitOf(range.resource()),
+              t.timestamps(),
+              t.values(),
+              c,
+              coverage,
+              range));
     }
     if (!series.isEmpty()) {
       long from = TimeArgs.parse("--since", since, clock);
@@ -118,7 +132,15 @@ public final class PlotCommand implements Callable<Integer> {
             values[i] = points.get(i).getValue();
           }
           Resource known = name.knownResource();
-          drawn.add(PlotSeries.of(s, known == null ? "" : known.unit(), times, values, c));
+          drawn.add(
+              PlotSeries.of(
+                  s,
+                  known == null ? "" : known.unit(),
+                  times,
+                  values,
+                  c,
+                  coverage,
+                  known == null ? PhysicalRange.UNBOUNDED : PhysicalRange.of(known)));
         }
       }
     }

@@ -1,14 +1,16 @@
 package org.netweather.cli.plot;
 
-import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.Criterion;
+import org.netweather.forecaster.battery.ForecastReplay;
 import org.netweather.forecaster.battery.ForecastResult;
+import org.netweather.forecaster.battery.PhysicalRange;
 
 /**
  * One series to draw: its measurements and, for each, the forecast the battery made for it one step
- * before (value and 95 % interval), found by replaying the measurements through a battery as the
- * forecaster does; and the forecast of the next measurement after the last.
+ * before (value and interval at {@code coverage}, clipped to the resource's range), found by
+ * replaying the measurements through a battery as the forecaster does ({@link ForecastReplay}); and
+ * the forecast of the next measurement after the last.
  */
 record PlotSeries(
     String name,
@@ -18,33 +20,29 @@ record PlotSeries(
     double[] forecast,
     double[] lower,
     double[] upper,
-    ForecastResult next) {
+    ForecastResult next,
+    double coverage) {
 
-  static PlotSeries of(String name, String unit, long[] times, double[] values, Criterion c) {
+  static PlotSeries of(
+      String name,
+      String unit,
+      long[] times,
+      double[] values,
+      Criterion c,
+      double coverage,
+      PhysicalRange range) {
     int n = values.length;
     double[] forecast = new double[n];
     double[] lower = new double[n];
     double[] upper = new double[n];
-    Battery battery = BatteryLayout.standard().newBattery();
+    ForecastResult[] served =
+        ForecastReplay.oneStep(BatteryLayout.standard(), values, c, coverage, range);
     for (int i = 0; i < n; i++) {
-      if (battery.count() == 0) {
-        forecast[i] = lower[i] = upper[i] = Double.NaN;
-      } else {
-        ForecastResult r = battery.forecast(c, 0.95); // the chart draws a 95 % band
-        forecast[i] = r.value();
-        lower[i] = r.lower();
-        upper[i] = r.upper();
-      }
-      battery.observe(values[i]);
+      ForecastResult r = served[i];
+      forecast[i] = r == null ? Double.NaN : r.value();
+      lower[i] = r == null ? Double.NaN : r.lower();
+      upper[i] = r == null ? Double.NaN : r.upper();
     }
-    return new PlotSeries(
-        name,
-        unit,
-        times,
-        values,
-        forecast,
-        lower,
-        upper,
-        n == 0 ? null : battery.forecast(c, 0.95));
+    return new PlotSeries(name, unit, times, values, forecast, lower, upper, served[n], coverage);
   }
 }

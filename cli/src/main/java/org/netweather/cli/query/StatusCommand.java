@@ -1,19 +1,24 @@
 package org.netweather.cli.query;
 
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.netweather.api.v1.MissingDaemon;
 import org.netweather.api.v1.Registration;
 import org.netweather.cli.ConnectionOptions;
 import org.netweather.cli.output.JsonWriter;
 import org.netweather.cli.output.Output;
 import org.netweather.client.DaemonHealth;
 import org.netweather.client.NetWeatherClient;
+import org.netweather.client.TransportFailures;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,64 +26,189 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nws status}: every registered daemon, what its health service says, and whether it speaks
- * TLS with the identity its certificate proves.
+ * {@code nws status}: every daemon the site expects, what its health service says, and whether it
+ * speaks TLS with the identity its certificate proves. Expected means registered now, registered
+ * before and gone (the nameserver keeps those a while, see {@code ListMissing}), or a host named in
+ * a clique or in a proxy's host list without a sensor. Fit for a health check: the exit status is
+ * {@value #ALL_SERVING} only when every one of them answers SERVING.
  */
 @Command(
     name = "status",
-    description = "List every registered daemon with its health, TLS and certified identity.")
+    description = {
+      "List every daemon the site expects with its state (SERVING, NOT_SERVING, UNREACHABLE or"
+          + " MISSING), the reason, TLS and certified identity.",
+      "Exit status: 0 every daemon is serving; 3 one or more is not serving, unreachable or"
+          + " missing; 1 the nameserver could not be asked; 2 bad usage."
+    })
 public class StatusCommand implements Callable<Integer> {
+  /** Every daemon answered SERVING. */
+  public static final int ALL_SERVING = 0;
+
+  /** At least one daemon is not serving, unreachable or missing. */
+  public static final int DAEMON_DOWN = 3;
+
+  static final String SERVING = "SERVING";
+  static final String UNREACHABLE = "UNREACHABLE";
+  static final String MISSING = "MISSING";
+
+  private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(2);
+
   @Mixin ConnectionOptions connection;
   @Spec CommandSpec spec;
 
-  @Option(names = "--json", description = "Print a JSON document.")
+  @Option(
+      names = "--json",
+      description =
+          "Print a JSON document: {\"daemons\": [{name, kind, address, state, reason, last_seen_ms,"
+              + " last_seen, health, tls, identity, expires_ms}], \"down\": N}.")
   boolean json;
+
+  Clock clock = Clock.systemUTC();
 
   @Override
   public Integer call() {
     try (NetWeatherClient client = connection.open()) {
+      List<Registration> live = client.search("");
       List<Map<String, Object>> rows = new ArrayList<>();
-      for (Registration r : client.search("")) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("name", r.getName());
-        row.put("kind", r.getKind());
-        row.put("address", r.getAddress());
-        DaemonHealth h = health(client, r.getAddress());
-        row.put("health", h == null ? unreachable.get(r.getAddress()) : h.status().name());
-        row.put("tls", h != null && h.tls());
-        row.put("identity", h == null ? "" : h.identity());
-        row.put("expires_ms", r.getExpiresMs());
+      for (Registration r : live) {
+        rows.add(liveRow(client, r));
+      }
+      for (MissingDaemon m : missing(client)) {
+        rows.add(missingRow(m));
+      }
+      for (ExpectedSensors.Expected e :
+          ExpectedSensors.without(live, missingNames(rows), client.cliques(""))) {
+        Map<String, Object> row = row(e.name(), "sensor", "");
+        row.put("state", MISSING);
+        row.put("reason", e.reason());
         rows.add(row);
       }
-      PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        out.println(JsonWriter.write(Map.of("daemons", rows)));
-      } else {
-        Output.Table t = new Output.Table("NAME", "KIND", "ADDRESS", "HEALTH", "TLS", "IDENTITY");
-        rows.forEach(
-            r ->
-                t.row(
-                    r.get("name"),
-                    r.get("kind"),
-                    r.get("address"),
-                    r.get("health"),
-                    Boolean.TRUE.equals(r.get("tls")) ? "yes" : "no",
-                    r.get("identity")));
-        t.print(out);
-      }
-      out.flush();
-      return 0;
+      long down = rows.stream().filter(r -> !SERVING.equals(r.get("state"))).count();
+      print(rows, down);
+      return down == 0 ? ALL_SERVING : DAEMON_DOWN;
     }
   }
 
-  private final Map<String, String> unreachable = new java.util.HashMap<>();
-
-  private DaemonHealth health(NetWeatherClient client, String address) {
+  private Map<String, Object> liveRow(NetWeatherClient client, Registration r) {
+    Map<String, Object> row = row(r.getName(), r.getKind(), r.getAddress());
     try {
-      return client.identifiedHealth(address, Duration.ofSeconds(2));
+      DaemonHealth h = client.identifiedHealth(r.getAddress(), HEALTH_TIMEOUT);
+      String state = h.status().name();
+      row.put("state", state);
+      row.put("reason", state.equals(SERVING) ? "" : "its health service answers " + state);
+      row.put("last_seen_ms", clock.millis());
+      row.put("health", state);
+      row.put("tls", h.tls());
+      row.put("identity", h.identity());
     } catch (StatusRuntimeException e) {
-      unreachable.put(address, "UNREACHABLE (" + e.getStatus().getCode() + ")");
-      return null;
+      row.put("state", UNREACHABLE);
+      row.put(
+          "reason",
+          "does not answer at "
+              + r.getAddress()
+              + ": "
+              + TransportFailures.describe(e.getStatus(), r.getAddress(), connection.plaintext())
+              + "; its lease runs until "
+              + Instant.ofEpochMilli(r.getExpiresMs()));
+      row.put("health", "UNREACHABLE (" + e.getStatus().getCode() + ")");
     }
+    row.put("expires_ms", r.getExpiresMs());
+    return row;
+  }
+
+  private static Map<String, Object> missingRow(MissingDaemon m) {
+    Registration r = m.getRegistration();
+    Map<String, Object> row = row(r.getName(), r.getKind(), r.getAddress());
+    row.put("state", MISSING);
+    Instant last = Instant.ofEpochMilli(m.getLastSeenMs());
+    row.put(
+        "reason",
+        m.getReason().equals("unregistered")
+            ? "unregistered at " + last + " (stopped)"
+            : m.getReason()
+                + " at "
+                + Instant.ofEpochMilli(r.getExpiresMs())
+                + "; last heartbeat "
+                + last);
+    row.put("last_seen_ms", m.getLastSeenMs());
+    row.put("last_seen", last.toString());
+    row.put("expires_ms", r.getExpiresMs());
+    return row;
+  }
+
+  private static Map<String, Object> row(String name, String kind, String address) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("name", name);
+    row.put("kind", kind);
+    row.put("address", address);
+    row.put("state", "");
+    row.put("reason", "");
+    row.put("last_seen_ms", null);
+    row.put("last_seen", "");
+    row.put("health", MISSING);
+    row.put("tls", false);
+    row.put("identity", "");
+    row.put("expires_ms", null);
+    return row;
+  }
+
+  /** The nameserver's missing daemons; none from a nameserver older than ListMissing. */
+  private static List<MissingDaemon> missing(NetWeatherClient client) {
+    try {
+      return client.registry().missing();
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+        return List.of();
+      }
+      throw e;
+    }
+  }
+
+  private static List<String> missingNames(List<Map<String, Object>> rows) {
+    return rows.stream().map(r -> String.valueOf(r.get("name"))).toList();
+  }
+
+  /** yes or no for a daemon that answered; - where nothing answered to tell. */
+  private static String tlsCell(Map<String, Object> r) {
+    if (!String.valueOf(r.get("health")).equals(r.get("state")) || MISSING.equals(r.get("state"))) {
+      return "-";
+    }
+    return Boolean.TRUE.equals(r.get("tls")) ? "yes" : "no";
+  }
+
+  private void print(List<Map<String, Object>> rows, long down) {
+    for (Map<String, Object> r : rows) {
+      if (r.get("last_seen_ms") instanceof Long ms
+          && String.valueOf(r.get("last_seen")).isEmpty()) {
+        r.put("last_seen", Instant.ofEpochMilli(ms).toString());
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("daemons", rows);
+      doc.put("down", down);
+      out.println(JsonWriter.write(doc));
+    } else {
+      Output.Table t =
+          new Output.Table(
+              "NAME", "KIND", "ADDRESS", "STATE", "TLS", "IDENTITY", "LAST SEEN", "REASON");
+      rows.forEach(
+          r ->
+              t.row(
+                  r.get("name"),
+                  r.get("kind"),
+                  r.get("address").toString().isEmpty() ? "-" : r.get("address"),
+                  r.get("state"),
+                  tlsCell(r),
+                  r.get("identity"),
+                  r.get("last_seen"),
+                  r.get("reason")));
+      t.print(out);
+      if (down > 0) {
+        out.println(down + (down == 1 ? " daemon is" : " daemons are") + " not serving");
+      }
+    }
+    out.flush();
   }
 }

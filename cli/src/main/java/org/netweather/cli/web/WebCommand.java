@@ -1,6 +1,8 @@
 package org.netweather.cli.web;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.netweather.cli.ConnectionOptions;
@@ -11,7 +13,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code nws web [--port 8095] [--bind ADDR]}: the dashboard, in the foreground. */
+/**
+ * {@code nws web [--port 8095] [--bind ADDR] [--threshold RESOURCE=WARNING,CRITICAL]...}: the
+ * dashboard, in the foreground.
+ */
 @Command(
     name = "web",
     description =
@@ -35,10 +40,23 @@ public final class WebCommand implements Callable<Integer> {
       description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every one).")
   String bind;
 
+  @Option(
+      names = "--threshold",
+      paramLabel = "RESOURCE=WARNING,CRITICAL",
+      description =
+          "Colour thresholds of a resource in its unit, e.g. tcp.bandwidth=100,10 (Mbit/s) or"
+              + " tcp.latency=5,50 (ms); critical below warning means low values are bad."
+              + " Repeatable; docs/dashboard.md lists the defaults.")
+  List<String> thresholds = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
+    DashboardSettings settings = DashboardSettings.defaults();
+    for (String t : thresholds) {
+      settings = settings.withThreshold(t);
+    }
     NetWeatherClient client = connection.open();
-    WebServer web = WebServer.start(client, bind, port, Clock.systemUTC());
+    WebServer web = WebServer.start(client, bind, port, Clock.systemUTC(), settings);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

@@ -11,16 +11,19 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.netweather.api.v1.ClusterSnapshot;
+import org.netweather.api.v1.Measurement;
+import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.cli.output.TimeArgs;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.client.Subscription;
-import org.netweather.model.Resource;
 import org.netweather.model.SeriesName;
 
 /**
@@ -38,9 +41,16 @@ public final class WebServer implements AutoCloseable {
     this.live = live;
   }
 
-  /** Serves on {@code bind:port} (port 0: any free one). */
+  /** Serves on {@code bind:port} (port 0: any free one) with the default thresholds. */
   public static WebServer start(NetWeatherClient client, String bind, int port, Clock clock) {
+    return start(client, bind, port, clock, DashboardSettings.defaults());
+  }
+
+  /** Serves on {@code bind:port} (port 0: any free one), colouring by {@code settings}. */
+  public static WebServer start(
+      NetWeatherClient client, String bind, int port, Clock clock, DashboardSettings settings) {
     LiveViews live = new LiveViews();
+    String nameserver = client.nameserver();
     Javalin app =
         Javalin.create(
             config -> {
@@ -50,16 +60,28 @@ public final class WebServer implements AutoCloseable {
               config.routes.get("/", ctx -> ctx.html(SiteView.render(client)));
               config.routes.get("/favicon.ico", ctx -> ctx.status(204)); // none, and no 404
               config.routes.get(
-                  "/cluster/{name}", ctx -> ctx.html(ClusterView.render(ctx.pathParam("name"))));
+                  "/cluster/{name}",
+                  ctx -> ctx.html(ClusterView.render(ctx.pathParam("name"), nameserver, settings)));
               config.routes.get(
-                  "/series/{name}", ctx -> ctx.html(SeriesView.render(ctx.pathParam("name"))));
+                  "/series/{name}",
+                  ctx -> ctx.html(SeriesView.render(ctx.pathParam("name"), settings)));
               config.routes.get(
-                  "/api/cluster/{name}",
-                  ctx ->
-                      json(
-                          ctx, JsonFormat.printer().print(client.snapshot(ctx.pathParam("name")))));
+                  "/api/cluster/{name}", ctx -> json(ctx, snapshot(client, ctx.pathParam("name"))));
               config.routes.get("/api/series/{name}", ctx -> series(ctx, client, clock));
               config.routes.get("/api/cluster/{name}/events", ctx -> events(ctx, client, live));
+              config.routes.exception(
+                  DaemonDownException.class,
+                  (e, ctx) -> {
+                    // The next try (the page reloads itself) dials again instead of failing
+                    // fast through gRPC's reconnect back-off.
+                    client.resetConnectBackoff();
+                    ctx.status(503);
+                    if (ctx.path().startsWith("/api/")) {
+                      ctx.contentType("text/plain").result(e.getMessage());
+                    } else {
+                      ctx.html(DownPage.render(e));
+                    }
+                  });
               config.routes.exception(
                   io.grpc.StatusRuntimeException.class,
                   (e, ctx) ->
@@ -87,16 +109,38 @@ public final class WebServer implements AutoCloseable {
     ctx.contentType("application/json").result(body);
   }
 
+  /** A cluster's snapshot as JSON, naming the nameserver or the proxy when it does not answer. */
+  private static String snapshot(NetWeatherClient client, String cluster) throws Exception {
+    Registration proxy =
+        DaemonDownException.calling(
+            "nameserver", client.nameserver(), () -> client.proxyFor(cluster));
+    ClusterSnapshot s =
+        DaemonDownException.calling(
+            "proxy of cluster " + cluster, proxy.getAddress(), () -> client.snapshot(cluster));
+    return JsonFormat.printer().print(s);
+  }
+
   private static void series(Context ctx, NetWeatherClient client, Clock clock) {
     String name = ctx.pathParam("name");
     SeriesName parsed = SeriesName.parse(name);
     String since = ctx.queryParam("since");
     long from = TimeArgs.parse("since", since == null ? "6h" : since, clock);
-    Resource known = parsed.knownResource();
-    json(
-        ctx,
-        SeriesData.json(
-            name, known == null ? "" : known.unit(), client.range(name, from, 0).getPointsList()));
+    List<SeriesAssignment> where =
+        DaemonDownException.calling(
+            "nameserver", client.nameserver(), () -> client.directory(name));
+    if (where.isEmpty()) {
+      ctx.status(404)
+          .contentType("text/plain")
+          .result("no series " + name + " is stored yet; nws series list shows those that are");
+      return;
+    }
+    String memory = where.get(0).getAddress();
+    List<Measurement> points =
+        DaemonDownException.calling(
+            "memory-host holding " + name,
+            memory,
+            () -> client.range(name, from, 0).getPointsList());
+    json(ctx, SeriesData.json(name, parsed.knownResource(), points, clock.millis()));
   }
 
   /** Live cluster pages at most; each holds one request thread and one proxy stream. */

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.netweather.runtime.DataLossException;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -29,6 +30,8 @@ import org.rocksdb.Snapshot;
 import org.rocksdb.Status;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Raw points of every series in one RocksDB database: a bounded number of open files and no thread
@@ -65,6 +68,8 @@ public final class SeriesDb implements AutoCloseable {
   /** Points per sealed chunk. */
   public static final int CHUNK_POINTS = 120;
 
+  private static final Logger log = LoggerFactory.getLogger(SeriesDb.class);
+
   private static final byte[] NEXT_ID = "next-id".getBytes(StandardCharsets.UTF_8);
   private static final List<String> FAMILIES =
       List.of("default", "series", "head", "chunks", "archives", "log");
@@ -85,6 +90,9 @@ public final class SeriesDb implements AutoCloseable {
   private final ColumnFamilyHandle chunksCf;
   private final ColumnFamilyHandle archivesCf;
   private final LongAdder archiveWrites = new LongAdder();
+  private final LongAdder damagedReads = new LongAdder();
+  // Series found damaged, each with the first error: logged once per series.
+  private final Map<String, String> damagedSeries = new ConcurrentHashMap<>();
   private final ColumnFamilyHandle logCf;
   // Writer thread only: the record being built and the next record's key.
   private final PointLog pointLog = new PointLog();
@@ -227,6 +235,7 @@ public final class SeriesDb implements AutoCloseable {
         idIndex[(int) s.id] = s;
         nextId = Math.max(nextId, s.id + 1);
       }
+      refuseIfUnreadable(it, "the series catalog");
     }
     long seriesDone = System.nanoTime();
     SeriesState[] byId = idIndex;
@@ -235,6 +244,7 @@ public final class SeriesDb implements AutoCloseable {
         legacyHeads = true;
         takeHead(byId, Keys.id(it.key()), it.value());
       }
+      refuseIfUnreadable(it, "the stored heads");
     }
     CheckpointedHeads checkpointed;
     try {
@@ -401,6 +411,7 @@ public final class SeriesDb implements AutoCloseable {
               replayed[0]++;
             });
       }
+      refuseIfUnreadable(it, "the point log (points acknowledged since the last checkpoint)");
     }
     this.replayedPoints = replayed[0];
     appliedThrough = nextSeq - 1;
@@ -721,6 +732,7 @@ public final class SeriesDb implements AutoCloseable {
             count -= c;
             first = Long.MAX_VALUE;
           }
+          checkRead(it, s, "chunks");
         }
         if (drop.isEmpty()) {
           return 0;
@@ -908,6 +920,7 @@ public final class SeriesDb implements AutoCloseable {
                 Chunk.decodeInto(it.value(), out);
               }
             }
+            checkRead(it, s, "chunks");
           }
         }
         if (s.head != null && to > s.sealedMax) {
@@ -948,6 +961,7 @@ public final class SeriesDb implements AutoCloseable {
             chunks.add(v);
             have += Chunk.count(v);
           }
+          checkRead(it, s, "chunks");
         }
         PointBuffer out = new PointBuffer((int) Math.min(have, Integer.MAX_VALUE - 8));
         for (int i = chunks.size() - 1; i >= 0; i--) {
@@ -1017,6 +1031,14 @@ public final class SeriesDb implements AutoCloseable {
             Chunk.decodeInto(it.value(), out);
           }
         }
+        checkRead(it, s, "chunks");
+      } catch (IOException e) {
+        // A backlog has no status of its own to fail with: it leaves the stored points out, and
+        // the damage is logged and counted; a Fetch of the series answers DATA_LOSS.
+        if (!(e instanceof DataLossException)) {
+          log.warn("watch backlog of {}: cannot read its chunks", s.name, e);
+        }
+        out = new PointBuffer(16);
       }
       HeadSnapshot head = heads.get(s);
       if (head != null) {
@@ -1053,7 +1075,7 @@ public final class SeriesDb implements AutoCloseable {
       try {
         return db.get(archivesCf, Keys.of(s.id));
       } catch (RocksDBException e) {
-        throw io(e);
+        throw readFailed(e, s, "archive");
       }
     } finally {
       exit();
@@ -1110,9 +1132,10 @@ public final class SeriesDb implements AutoCloseable {
         stored, stored.length > 9 && stored[0] == OLD_HEAD_MARK ? 9 : 0, true, Double.NaN);
   }
 
-  private byte[] chunkCovering(long id, long time, byte[][] keyOut) {
+  private byte[] chunkCovering(long id, long time, byte[][] keyOut) throws IOException {
     try (RocksIterator it = db.newIterator(chunksCf)) {
       it.seekForPrev(Keys.of(id, time));
+      checkRead(it, id, "chunks");
       if (!it.isValid() || Keys.id(it.key()) != id) {
         return null;
       }
@@ -1123,9 +1146,10 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  private byte[] firstChunk(long id, byte[][] keyOut) {
+  private byte[] firstChunk(long id, byte[][] keyOut) throws IOException {
     try (RocksIterator it = db.newIterator(chunksCf)) {
       it.seek(Keys.of(id, 0));
+      checkRead(it, id, "chunks");
       if (!it.isValid() || Keys.id(it.key()) != id) {
         return null;
       }
@@ -1134,11 +1158,97 @@ public final class SeriesDb implements AutoCloseable {
     }
   }
 
-  private long nextChunkStart(long id, long minTime) {
+  private long nextChunkStart(long id, long minTime) throws IOException {
     try (RocksIterator it = db.newIterator(chunksCf)) {
       it.seek(Keys.of(id, minTime + 1));
+      checkRead(it, id, "chunks");
       return it.isValid() && Keys.id(it.key()) == id ? Keys.time(it.key()) : Long.MAX_VALUE;
     }
+  }
+
+  /** The live series with this id, or null (for naming a series in an error: rare, so a scan). */
+  private SeriesState byId(long id) {
+    for (SeriesState s : byName.values()) {
+      if (s.id == id) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Fails the open, naming the file, when an iterator over {@code what} stopped on an error rather
+   * than at the end: a damaged block reads as the end of the data otherwise, and the store would
+   * start with part of its series, heads or log silently missing.
+   */
+  private void refuseIfUnreadable(RocksIterator it, String what) throws IOException {
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw new IOException(
+          "cannot read "
+              + what
+              + " of the measurement database in "
+              + dir
+              + ": "
+              + e.getMessage()
+              + "; refusing to start with part of it missing (restore the directory from a"
+              + " backup, or move it aside to start empty)",
+          e);
+    }
+  }
+
+  /**
+   * Throws {@link DataLossException} when an iterator over a series' stored data stopped on an
+   * error (checksum mismatch, unreadable block) rather than at the end of the data.
+   */
+  private void checkRead(RocksIterator it, SeriesState s, String what) throws IOException {
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw readFailed(e, s, what);
+    }
+  }
+
+  /** As {@link #checkRead(RocksIterator, SeriesState, String)}, the series known by id. */
+  private void checkRead(RocksIterator it, long id, String what) throws IOException {
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw readFailed(e, byId(id), what);
+    }
+  }
+
+  /**
+   * The error a failed read of a series' stored {@code what} ends with: DATA_LOSS naming the series
+   * and RocksDB's message (which names the file), logged at ERROR the first time for that series
+   * and counted; a full disk or another failure as before.
+   */
+  private IOException readFailed(RocksDBException e, SeriesState s, String what) {
+    Status st = e.getStatus();
+    boolean damage =
+        st == null || st.getCode() == Status.Code.Corruption || st.getCode() == Status.Code.IOError;
+    if (!damage) {
+      return io(e);
+    }
+    String name = s == null ? "(unknown series)" : s.name;
+    String message =
+        "series " + name + ": its stored " + what + " cannot be read: " + e.getMessage();
+    damagedReads.increment();
+    if (damagedSeries.putIfAbsent(name, message) == null) {
+      log.error("{} (in {}); it answers DATA_LOSS until restored from a backup", message, dir);
+    }
+    return new DataLossException(message, e);
+  }
+
+  /** Reads that found stored data unreadable since the database was opened. */
+  public long damagedReads() {
+    return damagedReads.sum();
+  }
+
+  /** Series found with stored data that cannot be read since the database was opened. */
+  public int damagedSeries() {
+    return damagedSeries.size();
   }
 
   /** Holds off {@link #close()} while an operation runs: RocksDB crashes on a closed handle. */
@@ -1202,6 +1312,10 @@ public final class SeriesDb implements AutoCloseable {
             || String.valueOf(e.getMessage()).contains("No space left");
     if (full) {
       return new StoreFullException(dir);
+    }
+    if (st != null && st.getCode() == Status.Code.Corruption) {
+      return new DataLossException(
+          "the measurement database in " + dir + " is damaged: " + e.getMessage(), e);
     }
     return new IOException(e.getMessage(), e);
   }

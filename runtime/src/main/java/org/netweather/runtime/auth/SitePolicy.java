@@ -41,6 +41,7 @@ public final class SitePolicy {
     r.put(ns + "DeleteClique", ADMIN);
     r.put(ns + "ListCliques", Rule.ANY);
     r.put(ns + "WatchCliques", Rule.ANY);
+    r.put(ns + "ListMissing", Rule.ANY);
     String mem = "netweather.v1.MemoryHost/";
     r.put(mem + "Append", SitePolicy::append);
     r.put(mem + "AppendStream", SitePolicy::appendStream);

@@ -16,6 +16,10 @@ import org.slf4j.Marker;
  * the count is logged as "repeated N times in the last S s" when the kind next occurs after the
  * window or when {@link #flush} finds the window over. A peer that is down for an hour then costs
  * one line a minute, not one per retry. At most {@value #KINDS} kinds are tracked.
+ *
+ * <p>A marker, when the event has one, is part of the kind: a caller that fails against several
+ * peers marks each event with the peer (say, {@code MarkerFactory.getDetachedMarker(address)}), so
+ * one peer's failures do not hide another's, and the count names the peer it is about.
  */
 public final class RepeatFilter extends TurboFilter {
   static final int KINDS = 1_000;
@@ -28,12 +32,14 @@ public final class RepeatFilter extends TurboFilter {
   private static final class Window {
     final Logger logger;
     final String template;
+    final String tag;
     long start;
     long suppressed;
 
-    Window(Logger logger, String template, long start) {
+    Window(Logger logger, String template, String tag, long start) {
       this.logger = logger;
       this.template = template;
+      this.tag = tag;
       this.start = start;
     }
   }
@@ -52,8 +58,15 @@ public final class RepeatFilter extends TurboFilter {
     if (!logger.isEnabledFor(level)) {
       return FilterReply.NEUTRAL;
     }
+    String tag = marker == null ? "" : marker.getName();
     String key =
-        logger.getName() + '\u0000' + format + '\u0000' + (t == null ? "" : t.getClass().getName());
+        logger.getName()
+            + '\u0000'
+            + format
+            + '\u0000'
+            + (t == null ? "" : t.getClass().getName())
+            + '\u0000'
+            + tag;
     long now = clockMs.getAsLong();
     Window report = null;
     long count = 0;
@@ -74,11 +87,11 @@ public final class RepeatFilter extends TurboFilter {
           oldest.next();
           oldest.remove();
         }
-        windows.put(key, new Window(logger, format, now));
+        windows.put(key, new Window(logger, format, tag, now));
       }
     }
     if (report != null && count > 0) {
-      report(report.logger, report.template, count);
+      report(report, count);
     }
     return FilterReply.NEUTRAL;
   }
@@ -95,17 +108,18 @@ public final class RepeatFilter extends TurboFilter {
         }
       }
     }
-    due.forEach((w, n) -> report(w.logger, w.template, n));
+    due.forEach(this::report);
   }
 
-  private void report(Logger logger, String template, long count) {
+  private void report(Window w, long count) {
     reporting.set(true);
     try {
-      logger.warn(
-          "previous message repeated {} more times in the last {} s: {}",
+      w.logger.warn(
+          "previous message repeated {} more times in the last {} s: {}{}",
           count,
           windowMs / 1000,
-          template);
+          w.tag.isEmpty() ? "" : "[" + w.tag + "] ",
+          w.template);
     } finally {
       reporting.set(false);
     }

@@ -14,9 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One file of framed records (format in {@link Frames}): appended to, read whole, or replaced whole
- * atomically. Opening a file recovers it: the longest prefix of valid records is kept and anything
- * after it (a record torn by a crash mid-write, or damaged) is cut off, so appends continue right
- * after the last good record.
+ * atomically. Opening a file recovers it. A torn tail (bytes after the last valid record with
+ * nothing valid after them: a write cut short by a crash) is cut off, so appends continue right
+ * after the last good record. Damage in the middle (unreadable bytes with valid records after them)
+ * is skipped: the file as found is copied to {@code FILE.damaged}, the file is rewritten with every
+ * valid record, and what was skipped is logged at WARN and reported by {@link #damage}.
  *
  * <p>A {@link RecordLog} is made of these; on its own it suits small state rewritten whole from
  * time to time (a snapshot, a list of acknowledged ranges).
@@ -39,6 +41,7 @@ public final class RecordFile implements AutoCloseable {
   private long size;
   private long count;
   private final long truncatedBytes;
+  private final List<Damage> damage;
 
   private RecordFile(
       Path path,
@@ -48,7 +51,8 @@ public final class RecordFile implements AutoCloseable {
       int readBufferBytes,
       long size,
       long count,
-      long truncatedBytes) {
+      long truncatedBytes,
+      List<Damage> damage) {
     this.path = path;
     this.channel = channel;
     this.sync = sync;
@@ -57,9 +61,13 @@ public final class RecordFile implements AutoCloseable {
     this.size = size;
     this.count = count;
     this.truncatedBytes = truncatedBytes;
+    this.damage = damage;
   }
 
-  /** Opens {@code file}, creating it if absent and cutting off a torn or damaged tail. */
+  /**
+   * Opens {@code file}, creating it if absent, cutting off a torn tail and skipping damage in the
+   * middle ({@link #damage}).
+   */
   public static RecordFile open(Path file, SyncPolicy sync) throws IOException {
     return open(file, sync, DEFAULT_MAX_RECORD, DEFAULT_READ_BUFFER);
   }
@@ -70,26 +78,69 @@ public final class RecordFile implements AutoCloseable {
         FileChannel.open(
             file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      FrameReader frames = new FrameReader(ch, 0, Long.MAX_VALUE, maxRecordBytes, readBufferBytes);
-      long count = 0;
-      while (frames.next()) {
-        count++;
+      List<Damage> damage = List.of();
+      FrameScan scan = FrameScan.of(ch, maxRecordBytes, readBufferBytes);
+      if (scan.damagedInMiddle()) {
+        damage = skipDamage(file, ch, scan, maxRecordBytes);
+        ch.close();
+        ch =
+            FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
       }
-      long valid = frames.offset();
+      long valid = scan.validEnd() - scan.damagedBytes();
+      long count = scan.count();
       long onDisk = ch.size();
       if (onDisk > valid) {
-        log.warn("{}: cut off {} bytes after the last whole record", file, onDisk - valid);
+        log.warn(
+            "{}: torn tail (a write cut short): cut off {} bytes after the last whole record",
+            file,
+            onDisk - valid);
         ch.truncate(valid);
         if (sync != SyncPolicy.NEVER) {
           ch.force(true);
         }
       }
       return new RecordFile(
-          file, ch, sync, maxRecordBytes, readBufferBytes, valid, count, onDisk - valid);
+          file, ch, sync, maxRecordBytes, readBufferBytes, valid, count, onDisk - valid, damage);
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
     }
+  }
+
+  /**
+   * Keeps the file as found aside, then replaces it with its valid records only (the tail is left
+   * for the caller to cut), and reports what was skipped.
+   */
+  private static List<Damage> skipDamage(
+      Path file, FileChannel ch, FrameScan scan, int maxRecordBytes) throws IOException {
+    Path aside = Repair.keepAside(file);
+    List<Damage> damage = new ArrayList<>();
+    long before = 0;
+    for (int i = 1; i < scan.runs.size(); i++) {
+      FrameScan.Run prev = scan.runs.get(i - 1);
+      before += prev.count();
+      boolean one = scan.oneFrameBefore(ch, i, maxRecordBytes);
+      damage.add(
+          new Damage(
+              file, aside, prev.end(), scan.runs.get(i).start() - prev.end(), before, 1, one));
+    }
+    Path tmp = file.resolveSibling(file.getFileName() + ".repair");
+    Repair.writeRuns(ch, scan.runs, tmp);
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    syncDirectory(file.toAbsolutePath().getParent());
+    long[] t = Damage.totals(damage);
+    log.warn(
+        "{}: damaged in the middle: skipped {} unreadable bytes in {} places ({}{} records lost),"
+            + " kept the {} whole records around them; the file as found is kept in {}",
+        file,
+        t[1],
+        damage.size(),
+        damage.stream().allMatch(Damage::exact) ? "" : "at least ",
+        t[0],
+        scan.count(),
+        aside);
+    return List.copyOf(damage);
   }
 
   /** Appends one record; durable on return under {@link SyncPolicy#ALWAYS}. */
@@ -166,6 +217,14 @@ public final class RecordFile implements AutoCloseable {
   /** Bytes cut off the end when the file was opened. */
   public long truncatedBytes() {
     return truncatedBytes;
+  }
+
+  /**
+   * Damage in the middle of the file found when it was opened: skipped, the records after it kept,
+   * the file as found copied beside it ({@link Damage#keptIn}). Empty for a sound file.
+   */
+  public List<Damage> damage() {
+    return damage;
   }
 
   public Path path() {

@@ -1,6 +1,7 @@
 package org.netweather.runtime.recordlog;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * A durable, append-only log of numbered records kept as a directory of segment files.
@@ -44,9 +46,14 @@ import java.util.TreeMap;
  * segments every record of which is below a number, once the owner has no more use for them
  * (acknowledged, or folded into a snapshot).
  *
- * <p>Recovery. {@link #open} keeps each segment's longest valid prefix and cuts off the rest: a
- * record torn by a crash mid-write, or the first damaged record and everything after it. Records
- * cut from a segment that is not the last leave a gap in the numbers.
+ * <p>Recovery. {@link #open} tells a torn tail from damage. Bytes after the last valid record of
+ * the last segment, with nothing valid after them, are a write cut short by a crash: they are cut
+ * off. Unreadable bytes with valid records after them (or at the end of a segment that is not the
+ * last) are damage: the segment as found is copied to {@code SEGMENT.damaged}, the damaged bytes
+ * are skipped, every valid record is kept, and each skip is logged at WARN and listed by {@link
+ * #damage} (see {@link SegmentRepair}). Records lost to damage leave a gap in the numbers when the
+ * records carry their own number ({@link Options#withNumbering}) or the damage ends a segment that
+ * is not the last.
  *
  * <p>Durability. Per {@link SyncPolicy}; creating and deleting segments also forces the directory.
  * Each segment holds an open file, so segments are meant to be few and large.
@@ -63,9 +70,16 @@ public final class RecordLog implements AutoCloseable {
    * @param sync when appends are forced to disk
    * @param maxRecordBytes largest payload; a length beyond it on disk reads as damage
    * @param readBufferBytes initial read buffer; it grows for larger records
+   * @param numbering reads a record's own number from its payload, for logs whose records carry it
+   *     (or null): lets recovery keep the numbers of the records after damage
    */
   public record Options(
-      String prefix, long segmentBytes, SyncPolicy sync, int maxRecordBytes, int readBufferBytes) {
+      String prefix,
+      long segmentBytes,
+      SyncPolicy sync,
+      int maxRecordBytes,
+      int readBufferBytes,
+      ToLongFunction<ByteBuffer> numbering) {
     public Options {
       if (prefix.isEmpty() || prefix.contains("/") || prefix.contains("\\")) {
         throw new IllegalArgumentException("bad segment prefix '" + prefix + "'");
@@ -82,23 +96,32 @@ public final class RecordLog implements AutoCloseable {
           Long.MAX_VALUE,
           SyncPolicy.ALWAYS,
           RecordFile.DEFAULT_MAX_RECORD,
-          RecordFile.DEFAULT_READ_BUFFER);
+          RecordFile.DEFAULT_READ_BUFFER,
+          null);
     }
 
     public Options withSegmentBytes(long bytes) {
-      return new Options(prefix, bytes, sync, maxRecordBytes, readBufferBytes);
+      return new Options(prefix, bytes, sync, maxRecordBytes, readBufferBytes, numbering);
     }
 
     public Options withSync(SyncPolicy policy) {
-      return new Options(prefix, segmentBytes, policy, maxRecordBytes, readBufferBytes);
+      return new Options(prefix, segmentBytes, policy, maxRecordBytes, readBufferBytes, numbering);
     }
 
     public Options withMaxRecordBytes(int bytes) {
-      return new Options(prefix, segmentBytes, sync, bytes, readBufferBytes);
+      return new Options(prefix, segmentBytes, sync, bytes, readBufferBytes, numbering);
+    }
+
+    /**
+     * Records carry their own number, read by {@code numbering} from a payload (which it must not
+     * change); a record whose number cannot be read throws.
+     */
+    public Options withNumbering(ToLongFunction<ByteBuffer> numbering) {
+      return new Options(prefix, segmentBytes, sync, maxRecordBytes, readBufferBytes, numbering);
     }
 
     public Options withReadBufferBytes(int bytes) {
-      return new Options(prefix, segmentBytes, sync, maxRecordBytes, bytes);
+      return new Options(prefix, segmentBytes, sync, maxRecordBytes, bytes, numbering);
     }
   }
 
@@ -145,12 +168,14 @@ public final class RecordLog implements AutoCloseable {
   final TreeMap<Long, RecordFile> segments = new TreeMap<>();
 
   private final long truncatedBytes;
+  private final List<Damage> damage;
   private boolean closed;
 
-  private RecordLog(Path dir, Options options, long truncatedBytes) {
+  private RecordLog(Path dir, Options options, long truncatedBytes, List<Damage> damage) {
     this.dir = dir;
     this.options = options;
     this.truncatedBytes = truncatedBytes;
+    this.damage = damage;
   }
 
   /** Opens the log in {@code dir}, creating both if absent and recovering the log if not. */
@@ -165,7 +190,15 @@ public final class RecordLog implements AutoCloseable {
         }
       }
     }
-    long truncated = 0;
+    try (DirectoryStream<Path> ds =
+        Files.newDirectoryStream(dir, options.prefix() + "*.log.repair")) {
+      for (Path f : ds) {
+        Files.delete(f); // a repair cut short; the segment it came from is still whole
+      }
+    }
+    SegmentRepair repair = new SegmentRepair(options);
+    repair.repair(files);
+    long truncated = repair.tornBytes();
     TreeMap<Long, RecordFile> opened = new TreeMap<>();
     try {
       for (Map.Entry<Long, Path> f : files.entrySet()) {
@@ -181,7 +214,7 @@ public final class RecordLog implements AutoCloseable {
       }
       throw e;
     }
-    RecordLog log = new RecordLog(dir, options, truncated);
+    RecordLog log = new RecordLog(dir, options, truncated, repair.damage());
     log.segments.putAll(opened);
     if (log.segments.isEmpty()) {
       log.startSegment(1);
@@ -307,9 +340,17 @@ public final class RecordLog implements AutoCloseable {
     return n;
   }
 
-  /** Bytes cut off torn or damaged tails when the log was opened. */
+  /** Bytes cut off a torn tail when the log was opened. */
   public long truncatedBytes() {
     return truncatedBytes;
+  }
+
+  /**
+   * Damage skipped when the log was opened, each with the records lost in it; empty for a sound
+   * log. The owner counts and reports it (a torn tail is not damage: {@link #truncatedBytes}).
+   */
+  public List<Damage> damage() {
+    return damage;
   }
 
   @Override
@@ -349,12 +390,15 @@ public final class RecordLog implements AutoCloseable {
   }
 
   private void startSegment(long firstNumber) throws IOException {
-    Path file =
-        dir.resolve(options.prefix() + String.format("%0" + DIGITS + "d", firstNumber) + ".log");
+    Path file = segmentPath(dir, options.prefix(), firstNumber);
     segments.put(
         firstNumber,
         RecordFile.open(file, options.sync(), options.maxRecordBytes(), options.readBufferBytes()));
     RecordFile.syncDirectory(dir);
+  }
+
+  static Path segmentPath(Path dir, String prefix, long firstNumber) {
+    return dir.resolve(prefix + String.format("%0" + DIGITS + "d", firstNumber) + ".log");
   }
 
   private void ensureOpen() {

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+import org.slf4j.MarkerFactory;
 
 /** Real logback writing real files: format, one line per event, rotation, levels, repeats. */
 class LogsTest {
@@ -128,5 +130,37 @@ class LogsTest {
         lines.get(2).contains("repeated 99 more times in the last 60 s: cannot deliver to {}"),
         lines.get(2));
     assertTrue(lines.get(3).contains("refused again"));
+  }
+
+  @Test
+  void repeatedFailures_withMarkers_areFoldedPerMarker() throws Exception {
+    Path file = dir.resolve("markers.log");
+    Logs.configure(ctx, new LogSettings("text", file.toString(), 50, 5, Map.of()));
+    AtomicLong now = new AtomicLong(1_000_000);
+    RepeatFilter filter = new RepeatFilter(60_000, now::get);
+    filter.setContext(ctx);
+    filter.start();
+    ctx.resetTurboFilterList();
+    ctx.addTurboFilter(filter);
+    Logger log = LoggerFactory.getLogger("org.netweather.test.Markers");
+    Marker a = MarkerFactory.getDetachedMarker("10.0.0.1:8050");
+    Marker b = MarkerFactory.getDetachedMarker("10.0.0.2:8050");
+    for (int i = 0; i < 3; i++) {
+      log.warn(a, "cannot deliver to {}", "10.0.0.1:8050");
+      log.warn(b, "cannot deliver to {}", "10.0.0.2:8050");
+    }
+    now.addAndGet(60_000);
+    filter.flush();
+    List<String> lines = lines(file);
+    assertEquals(4, lines.size(), String.join("\n", lines));
+    assertTrue(lines.get(0).endsWith("cannot deliver to 10.0.0.1:8050"), lines.get(0));
+    assertTrue(lines.get(1).endsWith("cannot deliver to 10.0.0.2:8050"), lines.get(1));
+    assertTrue(
+        lines
+            .get(2)
+            .endsWith(
+                "repeated 2 more times in the last 60 s: [10.0.0.1:8050] cannot deliver to {}"),
+        lines.get(2));
+    assertTrue(lines.get(3).contains("[10.0.0.2:8050]"), lines.get(3));
   }
 }

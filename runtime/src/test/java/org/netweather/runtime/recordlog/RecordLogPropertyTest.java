@@ -122,7 +122,8 @@ class RecordLogPropertyTest {
 
   @ParameterizedTest
   @ValueSource(longs = {4, 5})
-  void open_oneByteFlippedInARecord_stopsRightBeforeThatRecord(long seed) throws IOException {
+  void open_oneByteFlippedInARecord_skipsThatRecordOnly_orCutsItAsATornTailWhenLast(long seed)
+      throws IOException {
     Random rnd = new Random(seed);
     List<byte[]> records = randomRecords(rnd, 20);
     byte[] file = written(records);
@@ -134,12 +135,30 @@ class RecordLogPropertyTest {
       int at = (int) start + rnd.nextInt(frame);
       damaged[at] ^= (byte) (1 + rnd.nextInt(255));
       Files.write(copy.resolve(SEGMENT), damaged);
+      boolean last = k == records.size() - 1;
 
       try (RecordLog log = RecordLog.open(copy, OPTIONS)) {
         String where = "byte " + at + " flipped, in record " + (k + 1);
-        assertRecords(records.subList(0, k), readAll(log), where);
-        assertEquals(start, log.sizeBytes(), where);
-        assertEquals(k + 1, log.nextNumber(), where);
+        List<byte[]> expected = new ArrayList<>(records);
+        expected.remove(k);
+        assertRecords(expected, readAll(log), where);
+        assertEquals(file.length - frame, log.sizeBytes(), where);
+        if (last) {
+          // Nothing valid follows: the same as a write cut short.
+          assertEquals(List.of(), log.damage(), where);
+          assertEquals(frame, log.truncatedBytes(), where);
+        } else {
+          assertEquals(1, log.damage().size(), where);
+          Damage d = log.damage().get(0);
+          assertEquals(start, d.offset(), where);
+          assertEquals(frame, d.bytes(), where);
+          assertEquals(k + 1, d.firstLost(), where);
+          assertEquals(1, d.lostRecords(), where);
+          // The file as found is kept whole.
+          assertArrayEquals(damaged, Files.readAllBytes(d.keptIn()), where);
+          assertEquals(0, log.truncatedBytes(), where);
+        }
+        assertEquals(records.size(), log.nextNumber(), where);
       }
       start += frame;
     }

@@ -11,15 +11,18 @@ import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.api.v1.SeriesPoints;
 import org.netweather.client.NetWeatherClient;
+import org.netweather.client.TransportFailures;
 import org.netweather.sensor.spool.Spool;
 import org.netweather.sensor.spool.SpoolEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MarkerFactory;
 
 /**
  * Moves spooled measurements to the memory-hosts the nameserver assigns their series, in batches,
@@ -28,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * spool and go when it returns (or when their series move). Batches go on one long-lived append
  * stream per memory-host ({@link NetWeatherClient#appendOnStream}): on a busy site most of what a
  * small batch costs a memory-host is the call around it.
+ *
+ * <p>A delivery that fails is a WARN naming the memory-host, the address dialled, the reason and
+ * how many measurements wait in the spool. Each is marked with the address, so the process's repeat
+ * folding logs it once a minute per memory-host with a count of the attempts in between, and one
+ * memory-host's failures do not hide another's.
  *
  * <p>Public so that the site benchmark drives simulated sensors through this same code.
  */
@@ -40,7 +48,13 @@ public final class Delivery implements AutoCloseable {
   private final Spool spool;
   private final NetWeatherClient client;
   private final ScheduledExecutorService scheduler;
+  private final LongSupplier clockMs;
+  private final boolean plaintext;
   private final Map<String, String> addressOf = new HashMap<>();
+
+  /** Registration name of the memory-host at each address, for messages. */
+  private final Map<String, String> nameAt = new HashMap<>();
+
   private ScheduledFuture<?> task;
   private long backoffMs;
   private long nextTryMs;
@@ -51,9 +65,26 @@ public final class Delivery implements AutoCloseable {
    * @param scheduler runs the deliveries; not owned
    */
   public Delivery(Spool spool, NetWeatherClient client, ScheduledExecutorService scheduler) {
+    this(spool, client, scheduler, System::currentTimeMillis, false);
+  }
+
+  /**
+   * As above, with the clock that times retries.
+   *
+   * @param plaintext whether this sensor dials without TLS: then a memory-host that closes the
+   *     connection at once is checked for TLS, to say so in the warning
+   */
+  Delivery(
+      Spool spool,
+      NetWeatherClient client,
+      ScheduledExecutorService scheduler,
+      LongSupplier clockMs,
+      boolean plaintext) {
     this.spool = spool;
     this.client = client;
     this.scheduler = scheduler;
+    this.clockMs = clockMs;
+    this.plaintext = plaintext;
   }
 
   /**
@@ -87,8 +118,9 @@ public final class Delivery implements AutoCloseable {
     return delivered;
   }
 
-  private synchronized void deliverSafely() {
-    if (System.currentTimeMillis() < nextTryMs) {
+  /** One delivery attempt, unless the back-off after a failure is still running. */
+  synchronized void deliverSafely() {
+    if (clockMs.getAsLong() < nextTryMs) {
       return;
     }
     if (backoffMs > 0) {
@@ -114,7 +146,7 @@ public final class Delivery implements AutoCloseable {
         backoffMs = Math.max(500, Math.min(MAX_BACKOFF_MS, backoffMs * 2));
         log.debug("delivery failed ({}); retrying in {} ms", e.getStatus(), backoffMs);
       }
-      nextTryMs = System.currentTimeMillis() + backoffMs;
+      nextTryMs = clockMs.getAsLong() + backoffMs;
     } catch (IOException | RuntimeException e) {
       log.error("delivery failed", e);
     }
@@ -133,15 +165,40 @@ public final class Delivery implements AutoCloseable {
         unknown.add(e.series());
       }
     }
+    Map<String, String> lapsed = new LinkedHashMap<>();
     if (!unknown.isEmpty()) {
-      for (SeriesAssignment a : client.assign(unknown)) {
+      List<SeriesAssignment> assigned;
+      try {
+        assigned = client.assign(unknown);
+      } catch (StatusRuntimeException e) {
+        log.warn(
+            "cannot ask the nameserver where to deliver {} series: {}; {} measurements wait in the"
+                + " spool",
+            unknown.size(),
+            TransportFailures.describe(e.getStatus()),
+            spool.pending());
+        throw e;
+      }
+      for (SeriesAssignment a : assigned) {
         // No address: the assigned memory-host's lease has lapsed (it is restarting). Ask again
         // next time rather than remember a memory-host that cannot be reached.
-        if (!a.getAddress().isEmpty()) {
+        if (a.getAddress().isEmpty()) {
+          lapsed.merge(a.getMemoryHost(), a.getSeries(), (x, y) -> x);
+        } else {
           addressOf.put(a.getSeries(), a.getAddress());
+          nameAt.put(a.getAddress(), a.getMemoryHost());
         }
       }
     }
+    lapsed.forEach(
+        (host, series) ->
+            log.warn(
+                MarkerFactory.getDetachedMarker(host),
+                "cannot deliver to {}: its lease has lapsed and no other memory-host holds {};"
+                    + " {} measurements wait in the spool",
+                host.isEmpty() ? "a memory-host" : host,
+                series,
+                spool.pending()));
     Map<String, List<SpoolEntry>> byHost = new LinkedHashMap<>();
     int waiting = 0;
     for (SpoolEntry e : batch) {
@@ -182,6 +239,13 @@ public final class Delivery implements AutoCloseable {
           continue;
         }
         if (e.getStatus().getCode() != Status.Code.RESOURCE_EXHAUSTED) {
+          log.warn(
+              MarkerFactory.getDetachedMarker(h.getKey()),
+              "cannot deliver to {} at {}: {}; {} measurements wait in the spool",
+              nameAt.getOrDefault(h.getKey(), "the memory-host"),
+              h.getKey(),
+              TransportFailures.describe(e.getStatus(), h.getKey(), plaintext),
+              spool.pending());
           // Ask the nameserver again next time: the series may have moved.
           h.getValue().forEach(x -> addressOf.remove(x.series()));
         }

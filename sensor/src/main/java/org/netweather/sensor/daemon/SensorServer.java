@@ -110,7 +110,10 @@ public final class SensorServer implements AutoCloseable {
                           .withKey(probeKey),
                       props.probeFromAnyone ? a -> true : peers::isSensorAddress,
                       Ticker.system()));
-          Delivery delivery = daemon.own(new Delivery(spool, client, scheduler));
+          Delivery delivery =
+              daemon.own(
+                  new Delivery(
+                      spool, client, scheduler, System::currentTimeMillis, props.tls() == null));
           Recorder recorder =
               new Recorder(spool, delivery::nudge, System::currentTimeMillis, metrics);
           CliqueRegistry cliques =

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import org.netweather.runtime.recordlog.Damage;
 import org.netweather.runtime.recordlog.RecordLog;
 import org.netweather.runtime.recordlog.RecordLog.Position;
 import org.netweather.runtime.recordlog.RecordLog.SegmentInfo;
@@ -34,8 +35,13 @@ import org.netweather.runtime.recordlog.SyncPolicy;
  * the ack log; creating, renaming and deleting files also syncs the directory. A crash loses
  * nothing that a call had returned for.
  *
- * Recovery. open() keeps each segment's longest valid prefix and truncates the rest (a torn
- * tail from a crash mid-write), then loads the ack log up to its first bad record.
+ * Recovery. open() cuts off a torn tail (a crash mid-write: bytes after the last valid record
+ * of the last segment, nothing valid after them). Damage (unreadable bytes with valid records
+ * after them, or a segment before the last cut short) is skipped: every record after it is kept
+ * under its own sequence number (each record carries it), the segment as found is kept as
+ * seg-NNN.log.damaged, and the undelivered measurements lost in the damage are counted in
+ * dropped() and logged at WARN. The ack log is recovered the same way; an acknowledgement lost
+ * to damage only means a re-delivery.
  * An acknowledgement lost to a crash means a re-delivery, which memory-hosts absorb because they
  * keep the first of duplicate (series, timestamp) points.
  *
@@ -66,6 +72,7 @@ public final class Spool implements AutoCloseable {
   private final TreeMap<Long, Position> hints = new TreeMap<>();
 
   private long dropped;
+  private long lostToDamage;
   private boolean closed;
 
   private Spool(Path dir, SpoolOptions options, RecordLog log, AckLog ackLog) {
@@ -82,7 +89,8 @@ public final class Spool implements AutoCloseable {
             dir,
             RecordLog.Options.named("seg-")
                 .withSegmentBytes(options.segmentBytes())
-                .withSync(SyncPolicy.ALWAYS));
+                .withSync(SyncPolicy.ALWAYS)
+                .withNumbering(SpoolCodec::numberOf));
     SeqRanges acks = new SeqRanges();
     AckLog ackLog;
     try {
@@ -92,11 +100,49 @@ public final class Spool implements AutoCloseable {
       throw e;
     }
     Spool spool = new Spool(dir, options, log, ackLog);
-    // Only acknowledgements of entries still on disk mean anything.
-    long lo = log.firstNumber();
-    long hi = log.nextNumber() - 1;
-    acks.forEach((f, t) -> spool.acked.add(Math.max(f, lo), Math.min(t, hi)));
+    // Only acknowledgements of entries still on disk mean anything (damage leaves gaps).
+    for (SegmentInfo s : log.segments()) {
+      if (s.count() > 0) {
+        acks.forEach(
+            (f, t) -> {
+              long lo = Math.max(f, s.firstNumber());
+              long hi = Math.min(t, s.lastNumber());
+              if (lo <= hi) {
+                spool.acked.add(lo, hi);
+              }
+            });
+      }
+    }
+    for (Damage d : log.damage()) {
+      spool.countLost(d, acks);
+    }
     return spool;
+  }
+
+  /** Counts the undelivered measurements lost in damage as dropped, and says so. */
+  private void countLost(Damage d, SeqRanges acks) {
+    if (d.lostRecords() <= 0) {
+      return;
+    }
+    long from = d.firstLost();
+    long to = from + d.lostRecords() - 1;
+    long delivered = acks.countIn(from, to);
+    long lost = d.lostRecords() - delivered;
+    dropped += lost;
+    lostToDamage += lost;
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "spool segment {0} is damaged: {1} undelivered measurements lost ({2}sequence numbers"
+            + " {3}..{4}, {5} of them delivered already), counted as dropped; {6} bytes skipped,"
+            + " the segment as found is kept in {7}",
+        d.file(),
+        lost,
+        d.exact() ? "" : "at least: ",
+        from,
+        to,
+        delivered,
+        d.bytes(),
+        d.keptIn());
   }
 
   /** Appends one measurement durably; returns its sequence number. */
@@ -228,9 +274,20 @@ public final class Spool implements AutoCloseable {
     return total - acked.count();
   }
 
-  /** Unacknowledged entries deleted because the spool was full, since this spool was opened. */
+  /**
+   * Unacknowledged entries lost since this spool was opened: deleted because the spool was full, or
+   * lost to damage found when it was opened ({@link #lostToDamage}).
+   */
   public synchronized long dropped() {
     return dropped;
+  }
+
+  /**
+   * Undelivered measurements lost to damaged segments found when this spool was opened (also
+   * counted in {@link #dropped}).
+   */
+  public synchronized long lostToDamage() {
+    return lostToDamage;
   }
 
   /** Bytes of segment files on disk. */

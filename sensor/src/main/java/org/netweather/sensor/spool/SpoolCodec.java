@@ -33,6 +33,14 @@ final class SpoolCodec {
         .array();
   }
 
+  /** The sequence number a payload says it holds; for recovery across damage. */
+  static long numberOf(ByteBuffer payload) {
+    if (payload.remaining() < FIXED) {
+      throw new IllegalArgumentException("spool record of " + payload.remaining() + " bytes");
+    }
+    return payload.getLong(payload.position());
+  }
+
   static SpoolEntry decode(long number, ByteBuffer payload) throws IOException {
     if (payload.remaining() < FIXED) {
       throw new IOException("spool record " + number + " is " + payload.remaining() + " bytes");

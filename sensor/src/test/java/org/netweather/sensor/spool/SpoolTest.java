@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.netweather.runtime.recordlog.RecordFile;
 
 class SpoolTest {
 
@@ -153,7 +154,7 @@ class SpoolTest {
   }
 
   @Test
-  void open_corruptedRecord_dropsItAndEverythingAfter() throws IOException {
+  void open_corruptedRecord_skipsItOnly_andCountsItDropped() throws IOException {
     try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
       for (int i = 1; i <= 3; i++) {
         spool.append("s:a", i, i);
@@ -167,8 +168,92 @@ class SpoolTest {
     }
 
     try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
-      assertEquals(1, spool.unacknowledged(10).size());
-      assertEquals(2, spool.append("s:a", 9, 9));
+      assertEquals(List.of(1L, 3L), seqsOf(spool.unacknowledged(10)));
+      assertEquals(1, spool.dropped());
+      assertEquals(1, spool.lostToDamage());
+      assertEquals(2, spool.pending());
+      assertEquals(4, spool.append("s:a", 9, 9));
+    }
+  }
+
+  private static List<Long> seqsOf(List<SpoolEntry> entries) {
+    return entries.stream().map(SpoolEntry::seq).toList();
+  }
+
+  /** Issue 29: a byte flipped in the delivered part of a segment lost everything after it. */
+  @Test
+  void open_byteFlippedInDeliveredPart_keepsEveryUndeliveredMeasurement() throws IOException {
+    try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
+      for (int i = 1; i <= 100; i++) {
+        spool.append("cpu.availability:alpha", 1000L * i, i);
+      }
+      long[] delivered = new long[46];
+      for (int i = 0; i < delivered.length; i++) {
+        delivered[i] = i + 1;
+      }
+      spool.acknowledge(delivered);
+    }
+    Path seg = segmentFiles().get(0);
+    long frame = Files.size(seg) / 100;
+    try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {0x55}), 20 * frame + 25); // in record 21, delivered
+    }
+
+    try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
+      List<SpoolEntry> undelivered = spool.unacknowledged(1000);
+      assertEquals(54, undelivered.size());
+      assertEquals(47, undelivered.get(0).seq());
+      assertEquals(100_000, undelivered.get(53).timestampMs());
+      assertEquals(0, spool.dropped(), "the record lost was delivered already");
+      assertEquals(54, spool.pending());
+    }
+    assertTrue(Files.exists(seg.resolveSibling(seg.getFileName() + ".damaged")));
+  }
+
+  @Test
+  void open_byteFlippedInUndeliveredPart_countsThatOneDropped() throws IOException {
+    try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
+      for (int i = 1; i <= 100; i++) {
+        spool.append("cpu.availability:alpha", 1000L * i, i);
+      }
+      spool.acknowledge(1, 2, 3);
+    }
+    Path seg = segmentFiles().get(0);
+    long frame = Files.size(seg) / 100;
+    try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {0x55}), 59 * frame + 12); // record 60
+    }
+
+    try (Spool spool = Spool.open(dir, SpoolOptions.defaults())) {
+      List<Long> left = seqsOf(spool.unacknowledged(1000));
+      assertEquals(96, left.size());
+      assertTrue(!left.contains(60L) && left.contains(61L) && left.contains(100L));
+      assertEquals(1, spool.dropped());
+      assertEquals(101, spool.append("s:a", 1, 1));
+    }
+  }
+
+  @Test
+  void open_segmentBeforeTheLastCutShort_countsItsLostTailDropped() throws IOException {
+    try (Spool spool = Spool.open(dir, SMALL)) {
+      for (int i = 1; i <= 100; i++) {
+        spool.append("s:a", i, i);
+      }
+    }
+    List<Path> segs = segmentFiles();
+    assertTrue(segs.size() >= 2, segs.toString());
+    long size = Files.size(segs.get(0));
+    long frame = RecordFile.HEADER + SpoolCodec.FIXED + "s:a".length();
+    long inFirst = size / frame;
+    try (FileChannel ch = FileChannel.open(segs.get(0), StandardOpenOption.WRITE)) {
+      ch.truncate(size - 2 * frame - 5); // two whole records and part of a third
+    }
+
+    try (Spool spool = Spool.open(dir, SMALL)) {
+      assertEquals(3, spool.dropped());
+      List<Long> left = seqsOf(spool.unacknowledged(1000));
+      assertEquals(97, left.size());
+      assertTrue(!left.contains(inFirst) && left.contains(inFirst + 1));
     }
   }
 

@@ -126,6 +126,7 @@ public final class Evaluation {
     int covered = 0;
     double widths = 0;
     double[] values = trace.values();
+    double[] servedMinusLast = new double[values.length]; // per scored step, for the noise test
     for (int t = 0; t < values.length; t++) {
       double x = values[t];
       if (t >= warmup && t > 0) {
@@ -146,7 +147,9 @@ public final class Evaluation {
           faithfulErr[j] += Math.abs(x - battery.faithfulSelectorForecast(j));
           extendedErr[j] += Math.abs(x - battery.extendedSelectorForecast(j));
         }
-        served += Math.abs(x - battery.forecast(Criterion.MAE).value());
+        double servedError = Math.abs(x - battery.forecast(Criterion.MAE).value());
+        served += servedError;
+        servedMinusLast[scored - 1] = servedError - Math.abs(x - battery.memberForecast(lastValue));
         ForecastResult mse = battery.forecast(Criterion.MSE, coverage);
         servedMse += Math.abs(x - mse.value());
         if (Double.isFinite(mse.lower()) && Double.isFinite(mse.upper())) {
@@ -194,7 +197,8 @@ public final class Evaluation {
         faithfulOracle / base,
         coverage,
         intervals == 0 ? Double.NaN : (double) covered / intervals,
-        intervals == 0 ? Double.NaN : widths / intervals / (base / scored));
+        intervals == 0 ? Double.NaN : widths / intervals / (base / scored),
+        DieboldMariano.statistic(servedMinusLast, scored));
   }
 
   private static int indexOf(Battery battery, String name) {

@@ -25,6 +25,9 @@ import java.util.Map;
  * @param requestedCoverage the coverage the intervals were asked for, e.g. 0.90
  * @param coverage fraction of scored measurements inside the served (MSE) forecast's interval
  * @param width mean width of that interval, divided by the last-value predictor's MAE
+ * @param servedVersusLast the Diebold-Mariano statistic of the served forecast's absolute errors
+ *     against last value's ({@link DieboldMariano}): below -1.96 served is better beyond noise,
+ *     above 1.96 worse, in between the trace cannot tell them apart
  */
 public record SeriesReport(
     String name,
@@ -44,7 +47,13 @@ public record SeriesReport(
     double faithfulOracle,
     double requestedCoverage,
     double coverage,
-    double width) {
+    double width,
+    double servedVersusLast) {
+
+  /** Whether the served forecast and last value are within noise of each other on this trace. */
+  public boolean servedWithinNoiseOfLast() {
+    return !(Math.abs(servedVersusLast) >= DieboldMariano.NOISE);
+  }
 
   /** A tree of maps, lists, strings and numbers for a JSON writer; keys in a stable order. */
   public Map<String, Object> toMap() {
@@ -64,6 +73,8 @@ public record SeriesReport(
     m.put("requestedCoverage", requestedCoverage);
     m.put("coverage", coverage);
     m.put("width", width);
+    m.put("servedVersusLast", servedVersusLast);
+    m.put("servedWithinNoiseOfLast", servedWithinNoiseOfLast());
     m.put("predictors", new LinkedHashMap<>(predictors));
     m.put("faithfulSelectors", new LinkedHashMap<>(faithfulSelectors));
     m.put("extendedSelectors", new LinkedHashMap<>(extendedSelectors));
