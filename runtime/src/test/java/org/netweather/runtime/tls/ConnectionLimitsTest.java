@@ -1,0 +1,217 @@
+package org.netweather.runtime.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.netweather.testing.MetricValues;
+
+/**
+ * A daemon's server over real loopback sockets: a caller holding more idle connections than the
+ * per-address limit has the excess closed at once while a caller from another address is served,
+ * and a connection that never sends the HTTP/2 preface is closed after the handshake timeout.
+ */
+class ConnectionLimitsTest {
+  private static final InetAddress GREEDY = loopback(1);
+  private static final InetAddress OTHER = loopback(2);
+
+  private final List<Socket> sockets = new ArrayList<>();
+  private final List<ManagedChannel> channels = new ArrayList<>();
+  private Server server;
+  private DaemonTransport transport;
+
+  @AfterEach
+  void tearDown() throws IOException {
+    for (Socket s : sockets) {
+      s.close();
+    }
+    for (ManagedChannel c : channels) {
+      c.shutdownNow();
+    }
+    if (server != null) {
+      server.shutdownNow();
+    }
+    if (transport != null) {
+      transport.close();
+    }
+  }
+
+  private static InetAddress loopback(int last) {
+    try {
+      return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) last});
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private int start(ConnectionLimits limits) throws Exception {
+    HealthStatusManager health = new HealthStatusManager();
+    transport = DaemonTransport.of(null);
+    server =
+        transport
+            .server("127.0.0.1", 0, limits)
+            .addService(health.getHealthService())
+            .build()
+            .start();
+    return server.getPort();
+  }
+
+  /** An idle TCP connection from {@code from}: it never says a word. */
+  private Socket idle(InetAddress from, int port) throws IOException {
+    Socket s = new Socket();
+    sockets.add(s);
+    s.bind(new InetSocketAddress(from, 0));
+    s.connect(new InetSocketAddress("127.0.0.1", port));
+    return s;
+  }
+
+  /**
+   * True if the server closed {@code s} within {@code wait}; false if it is still open. What the
+   * server sends meanwhile (its HTTP/2 settings) is read and dropped.
+   */
+  private static boolean closedByServer(Socket s, Duration wait) throws IOException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    InputStream in = s.getInputStream(); // not closed here: that would close the socket
+    byte[] buf = new byte[256];
+    while (true) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (left <= 0) {
+        return false;
+      }
+      s.setSoTimeout((int) left);
+      try {
+        if (in.read(buf) == -1) {
+          return true;
+        }
+      } catch (SocketTimeoutException e) {
+        return false;
+      } catch (SocketException e) {
+        return true; // reset
+      }
+    }
+  }
+
+  private ServingStatus check(InetAddress from, int port) {
+    ManagedChannel ch =
+        NettyChannelBuilder.forAddress("127.0.0.1", port)
+            .usePlaintext()
+            .localSocketPicker(
+                new NettyChannelBuilder.LocalSocketPicker() {
+                  @Override
+                  public InetSocketAddress createSocketAddress(
+                      java.net.SocketAddress remote, io.grpc.Attributes attrs) {
+                    return new InetSocketAddress(from, 0);
+                  }
+                })
+            .build();
+    channels.add(ch);
+    return HealthGrpc.newBlockingStub(ch)
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .check(HealthCheckRequest.getDefaultInstance())
+        .getStatus();
+  }
+
+  private static double open(int port) {
+    return MetricValues.of("netweather_connections_open", "port", Integer.toString(port));
+  }
+
+  @Test
+  void server_callerOverPerAddressLimit_excessClosedAndOtherCallerServed() throws Exception {
+    int port =
+        start(
+            ConnectionLimits.defaults()
+                .withConnections(1000, 20)
+                .withHandshakeTimeout(Duration.ofMinutes(5)));
+    List<Socket> held = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      held.add(idle(GREEDY, port));
+    }
+    assertEquals(20.0, MetricValues.await(20.0, () -> open(port)));
+    double refusedBefore =
+        MetricValues.of(
+            "netweather_connections_refused",
+            "port",
+            Integer.toString(port),
+            "reason",
+            "per_address");
+
+    List<Socket> excess = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      excess.add(idle(GREEDY, port));
+    }
+    for (Socket s : excess) {
+      assertTrue(closedByServer(s, Duration.ofSeconds(20)), "a connection over the limit");
+    }
+    assertEquals(
+        refusedBefore + 10,
+        MetricValues.of(
+            "netweather_connections_refused",
+            "port",
+            Integer.toString(port),
+            "reason",
+            "per_address"));
+    // The greedy address cannot open one more, even a real gRPC connection...
+    StatusRuntimeException e =
+        assertThrows(StatusRuntimeException.class, () -> check(GREEDY, port));
+    assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
+    // ...while another caller is served, and the greedy caller's first 20 are still open.
+    assertEquals(ServingStatus.SERVING, check(OTHER, port));
+    for (Socket s : held) {
+      assertFalse(closedByServer(s, Duration.ofMillis(50)), "a connection within the limit");
+    }
+
+    // Letting go of one makes room for the greedy caller again.
+    held.get(0).close();
+    assertEquals(20.0, MetricValues.await(20.0, () -> open(port))); // 19 idle + OTHER's channel
+    assertEquals(ServingStatus.SERVING, check(GREEDY, port));
+  }
+
+  @Test
+  void server_connectionWithoutPreface_closedAfterHandshakeTimeout() throws Exception {
+    int port =
+        start(
+            ConnectionLimits.defaults()
+                .withConnections(1000, 20)
+                .withHandshakeTimeout(Duration.ofMillis(500)));
+    Socket silent = idle(GREEDY, port);
+    assertTrue(closedByServer(silent, Duration.ofSeconds(20)), "an idle connection");
+    assertEquals(0.0, MetricValues.await(0.0, () -> open(port)));
+    // A real client completes its handshake within the timeout and stays connected.
+    assertEquals(ServingStatus.SERVING, check(OTHER, port));
+    assertEquals(1.0, MetricValues.await(1.0, () -> open(port)));
+  }
+
+  @Test
+  void defaults_keepDescriptorsForTheStore() {
+    ConnectionLimits small = ConnectionLimits.forDescriptors(1024);
+    assertEquals(768, small.maxConnections());
+    assertEquals(192, small.maxConnectionsPerAddress());
+    ConnectionLimits usual = ConnectionLimits.forDescriptors(20_000);
+    assertEquals(15_000, usual.maxConnections());
+    assertEquals(1024, usual.maxConnectionsPerAddress());
+    assertEquals(ConnectionLimits.HANDSHAKE_TIMEOUT, usual.handshakeTimeout());
+  }
+}
