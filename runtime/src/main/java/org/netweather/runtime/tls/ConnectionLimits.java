@@ -86,6 +86,12 @@ public record ConnectionLimits(
         maxConnections, maxConnectionsPerAddress, timeout, maxResetsPerWindow, resetWindow);
   }
 
+  /** A copy with another limit on stream resets. */
+  public ConnectionLimits withResets(int max, Duration window) {
+    return new ConnectionLimits(
+        maxConnections, maxConnectionsPerAddress, handshakeTimeout, max, window);
+  }
+
   /** The process's limit on open files, or {@link #ASSUMED_DESCRIPTORS} if it cannot be read. */
   static long descriptorLimit() {
     OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();

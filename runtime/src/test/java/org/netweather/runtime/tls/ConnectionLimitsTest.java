@@ -5,15 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grpc.Attributes;
+import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.ServerTransportFilter;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -24,15 +29,19 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.netweather.testing.MetricValues;
+import org.netweather.testing.Poll;
 
 /**
  * A daemon's server over real loopback sockets: a caller holding more idle connections than the
- * per-address limit has the excess closed at once while a caller from another address is served,
- * and a connection that never sends the HTTP/2 preface is closed after the handshake timeout.
+ * per-address limit has the excess closed at once while a caller from another address is served, a
+ * connection that never sends the HTTP/2 preface is closed after the handshake timeout, and one
+ * that resets streams past the limit is closed.
  */
 class ConnectionLimitsTest {
   private static final InetAddress GREEDY = loopback(1);
@@ -67,6 +76,8 @@ class ConnectionLimitsTest {
     }
   }
 
+  private final AtomicInteger terminated = new AtomicInteger();
+
   private int start(ConnectionLimits limits) throws Exception {
     HealthStatusManager health = new HealthStatusManager();
     transport = DaemonTransport.of(null);
@@ -74,6 +85,13 @@ class ConnectionLimitsTest {
         transport
             .server("127.0.0.1", 0, limits)
             .addService(health.getHealthService())
+            .addTransportFilter(
+                new ServerTransportFilter() {
+                  @Override
+                  public void transportTerminated(Attributes transportAttrs) {
+                    terminated.incrementAndGet();
+                  }
+                })
             .build()
             .start();
     return server.getPort();
@@ -115,6 +133,17 @@ class ConnectionLimitsTest {
   }
 
   private ServingStatus check(InetAddress from, int port) {
+    return check(channel(from, port));
+  }
+
+  private static ServingStatus check(ManagedChannel ch) {
+    return HealthGrpc.newBlockingStub(ch)
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .check(HealthCheckRequest.getDefaultInstance())
+        .getStatus();
+  }
+
+  private ManagedChannel channel(InetAddress from, int port) {
     ManagedChannel ch =
         NettyChannelBuilder.forAddress("127.0.0.1", port)
             .usePlaintext()
@@ -128,10 +157,36 @@ class ConnectionLimitsTest {
                 })
             .build();
     channels.add(ch);
-    return HealthGrpc.newBlockingStub(ch)
-        .withDeadlineAfter(10, TimeUnit.SECONDS)
-        .check(HealthCheckRequest.getDefaultInstance())
-        .getStatus();
+    return ch;
+  }
+
+  /** Starts {@code n} health watches one after another and cancels each once it has begun. */
+  private static void watchAndCancel(ManagedChannel ch, int n) throws InterruptedException {
+    HealthGrpc.HealthStub stub = HealthGrpc.newStub(ch);
+    for (int i = 0; i < n; i++) {
+      CountDownLatch begun = new CountDownLatch(1);
+      Context.CancellableContext ctx = Context.current().withCancellation();
+      ctx.run(
+          () ->
+              stub.watch(
+                  HealthCheckRequest.getDefaultInstance(),
+                  new StreamObserver<HealthCheckResponse>() {
+                    @Override
+                    public void onNext(HealthCheckResponse r) {
+                      begun.countDown();
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                      begun.countDown();
+                    }
+
+                    @Override
+                    public void onCompleted() {}
+                  }));
+      assertTrue(begun.await(10, TimeUnit.SECONDS));
+      ctx.cancel(null); // the client resets the stream
+    }
   }
 
   private static double open(int port) {
@@ -165,14 +220,18 @@ class ConnectionLimitsTest {
     for (Socket s : excess) {
       assertTrue(closedByServer(s, Duration.ofSeconds(20)), "a connection over the limit");
     }
+    // Counted just after the close the caller saw.
     assertEquals(
         refusedBefore + 10,
-        MetricValues.of(
-            "netweather_connections_refused",
-            "port",
-            Integer.toString(port),
-            "reason",
-            "per_address"));
+        MetricValues.await(
+            refusedBefore + 10,
+            () ->
+                MetricValues.of(
+                    "netweather_connections_refused",
+                    "port",
+                    Integer.toString(port),
+                    "reason",
+                    "per_address")));
     // The greedy address cannot open one more, even a real gRPC connection...
     StatusRuntimeException e =
         assertThrows(StatusRuntimeException.class, () -> check(GREEDY, port));
@@ -202,6 +261,23 @@ class ConnectionLimitsTest {
     // A real client completes its handshake within the timeout and stays connected.
     assertEquals(ServingStatus.SERVING, check(OTHER, port));
     assertEquals(1.0, MetricValues.await(1.0, () -> open(port)));
+  }
+
+  @Test
+  void server_connectionResettingStreamsOverTheLimit_closed() throws Exception {
+    int port =
+        start(
+            ConnectionLimits.defaults()
+                .withHandshakeTimeout(Duration.ofMinutes(5))
+                .withResets(50, Duration.ofSeconds(60)));
+    ManagedChannel ch = channel(OTHER, port);
+    assertEquals(ServingStatus.SERVING, check(ch));
+    watchAndCancel(ch, 40);
+    // Within the limit: the connection that carried the 40 resets still serves.
+    assertEquals(ServingStatus.SERVING, check(ch));
+    assertEquals(0, terminated.get());
+    watchAndCancel(ch, 20);
+    assertEquals(1, Poll.until(terminated::get, t -> t == 1, Duration.ofSeconds(20)));
   }
 
   @Test
