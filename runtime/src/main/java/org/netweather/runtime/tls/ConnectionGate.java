@@ -55,14 +55,16 @@ final class ConnectionGate extends ChannelInboundHandlerAdapter {
       child.unsafe().closeForcibly();
       metrics().refused.labelValues(port, refusal).inc();
       log.warn(
-          "refused a connection from {} to port {}: {} (see docs/limits-connections.md)",
+          "refused a connection from {} to port {}: {}",
           from == null ? "an unknown address" : from.getHostAddress(),
           port,
           "total".equals(refusal)
-              ? "the server holds its limit of " + limits.maxConnections() + " connections"
+              ? "the server holds its limit of "
+                  + limits.maxConnections()
+                  + " connections (maxConnections)"
               : "that address holds the limit of "
                   + limits.maxConnectionsPerAddress()
-                  + " connections per address");
+                  + " connections per address (maxConnectionsPerAddress)");
       return;
     }
     metrics().open.labelValues(port).inc();

@@ -290,4 +290,16 @@ class ConnectionLimitsTest {
     assertEquals(1024, usual.maxConnectionsPerAddress());
     assertEquals(ConnectionLimits.HANDSHAKE_TIMEOUT, usual.handshakeTimeout());
   }
+
+  @Test
+  void settings_zeroMeansDerived_givenValuesWin() {
+    ConnectionLimits derived = ConnectionSettings.limits(0, 0, 10, 20_000);
+    assertEquals(15_000, derived.maxConnections());
+    assertEquals(1024, derived.maxConnectionsPerAddress());
+    ConnectionLimits given = ConnectionSettings.limits(400, 0, 3, 20_000);
+    assertEquals(400, given.maxConnections());
+    assertEquals(100, given.maxConnectionsPerAddress()); // a quarter of the given cap
+    assertEquals(Duration.ofSeconds(3), given.handshakeTimeout());
+    assertEquals(50, ConnectionSettings.limits(400, 50, 3, 20_000).maxConnectionsPerAddress());
+  }
 }
