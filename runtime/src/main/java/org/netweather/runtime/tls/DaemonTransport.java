@@ -109,13 +109,39 @@ public final class DaemonTransport implements AutoCloseable {
             ? NettyServerBuilder.forAddress(at)
             : NettyServerBuilder.forAddress(at, tls.server());
     if (boss == null) {
-      boss =
-          new MultiThreadIoEventLoopGroup(
-              1, new DefaultThreadFactory("grpc-accept", true), NioIoHandler.newFactory());
-      workers =
-          new MultiThreadIoEventLoopGroup(
-              0, new DefaultThreadFactory("grpc-io", true), NioIoHandler.newFactory());
+      boss = acceptLoop();
+      workers = ioLoops();
     }
+    return bound(b, limits, boss, workers);
+  }
+
+  /**
+   * {@code builder} with the bounds of {@link #server(String, int, ConnectionLimits)}, for a server
+   * built outside a transport ({@code nws up}, every daemon in one process). Its event loops are
+   * shared by every such server of the process and live as long as it does.
+   */
+  public static NettyServerBuilder bounded(NettyServerBuilder builder, ConnectionLimits limits) {
+    return bound(builder, limits, SharedLoops.BOSS, SharedLoops.WORKERS);
+  }
+
+  /** Created on first use only. */
+  private static final class SharedLoops {
+    static final EventLoopGroup BOSS = acceptLoop();
+    static final EventLoopGroup WORKERS = ioLoops();
+  }
+
+  private static EventLoopGroup acceptLoop() {
+    return new MultiThreadIoEventLoopGroup(
+        1, new DefaultThreadFactory("grpc-accept", true), NioIoHandler.newFactory());
+  }
+
+  private static EventLoopGroup ioLoops() {
+    return new MultiThreadIoEventLoopGroup(
+        0, new DefaultThreadFactory("grpc-io", true), NioIoHandler.newFactory());
+  }
+
+  private static NettyServerBuilder bound(
+      NettyServerBuilder b, ConnectionLimits limits, EventLoopGroup boss, EventLoopGroup workers) {
     ConnectionGate gate = new ConnectionGate(limits);
     return b.bossEventLoopGroup(boss)
         .workerEventLoopGroup(workers)
