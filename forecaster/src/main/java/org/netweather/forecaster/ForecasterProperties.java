@@ -6,6 +6,7 @@ import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
 import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -96,7 +97,8 @@ public final class ForecasterProperties {
               TLS_KEY,
               TLS_CA,
               TLS_ANONYMOUS_READS)
-          .plus(LogSettings.SETTINGS);
+          .plus(LogSettings.SETTINGS)
+          .plus(ConnectionSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;

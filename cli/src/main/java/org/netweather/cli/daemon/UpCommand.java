@@ -21,6 +21,8 @@ import org.netweather.runtime.Channels;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.logging.LogSettings;
 import org.netweather.runtime.logging.Logs;
+import org.netweather.runtime.tls.ConnectionLimits;
+import org.netweather.runtime.tls.DaemonTransport;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
 import org.slf4j.Logger;
@@ -140,9 +142,11 @@ public final class UpCommand extends ConfiguredCommand {
 
   /** A server on loopback only, unless the site asked to listen on every interface. */
   private static NettyServerBuilder server(UpPlan plan, int port) {
-    return plan.listenAll()
-        ? NettyServerBuilder.forPort(port)
-        : NettyServerBuilder.forAddress(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    return DaemonTransport.bounded(
+        plan.listenAll()
+            ? NettyServerBuilder.forPort(port)
+            : NettyServerBuilder.forAddress(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), port)),
+        ConnectionLimits.defaults());
   }
 }

@@ -5,6 +5,7 @@ import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
 import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.TlsFiles;
 import org.netweather.sensor.spool.SpoolOptions;
 
@@ -130,7 +131,8 @@ public final class SensorProperties {
               TLS_KEY,
               TLS_CA,
               TLS_ANONYMOUS_READS)
-          .plus(LogSettings.SETTINGS);
+          .plus(LogSettings.SETTINGS)
+          .plus(ConnectionSettings.SETTINGS);
 
   public final String host;
   public final String advertise;
