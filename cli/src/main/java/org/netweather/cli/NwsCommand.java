@@ -44,34 +44,40 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     // Every subcommand gets --help and --version.
     scope = ScopeType.INHERIT,
-    description = "NetWeather: measure, store and forecast what a new job would get.",
-    subcommands = {
-      UpCommand.class,
-      NameserverCommand.class,
-      MemoryCommand.class,
-      ForecasterCommand.class,
-      ProxyCommand.class,
-      SensorCommand.class,
-      ProbeCommand.class,
-      ProbeServerCommand.class,
-      CliqueCommand.class,
-      HostsCommand.class,
-      HostsCommand.SearchCommand.class,
-      SeriesCommand.class,
-      HistoryCommand.class,
-      PutCommand.class,
-      ForecastCommand.class,
-      EvaluateCommand.class,
-      PlotCommand.class,
-      WebCommand.class,
-      SnapshotCommand.class,
-      StatusCommand.class,
-      ReadyCommand.class,
-      ScheduleCommand.class,
-      ConfigCommand.class,
-      CertsCommand.class,
-    })
+    description = "NetWeather: measure, store and forecast what a new job would get.")
 public final class NwsCommand implements Callable<Integer> {
+  /**
+   * Every subcommand, in the order {@code nws --help} lists them. Added one at a time rather than
+   * through {@code @Command(subcommands)}: a package that ships only some roles' libraries (the
+   * sensor's) leaves the others' commands unloadable, and those must not take the rest down.
+   */
+  private static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          UpCommand.class,
+          NameserverCommand.class,
+          MemoryCommand.class,
+          ForecasterCommand.class,
+          ProxyCommand.class,
+          SensorCommand.class,
+          ProbeCommand.class,
+          ProbeServerCommand.class,
+          CliqueCommand.class,
+          HostsCommand.class,
+          HostsCommand.SearchCommand.class,
+          SeriesCommand.class,
+          HistoryCommand.class,
+          PutCommand.class,
+          ForecastCommand.class,
+          EvaluateCommand.class,
+          PlotCommand.class,
+          WebCommand.class,
+          SnapshotCommand.class,
+          StatusCommand.class,
+          ReadyCommand.class,
+          ScheduleCommand.class,
+          ConfigCommand.class,
+          CertsCommand.class);
+
   /** Commands that run daemons: their logs, gRPC's included, are the daemon's record. */
   private static final Set<Class<?>> DAEMONS =
       Set.of(
@@ -99,19 +105,10 @@ public final class NwsCommand implements Callable<Integer> {
     return DAEMONS.contains(command.getClass());
   }
 
-  /** The configured command line, for {@code main} and for tests with captured output. */
-  public static CommandLine commandLine() {
-    CommandLine cmd =
-        new CommandLine(new NwsCommand())
-            .setExecutionExceptionHandler(new ErrorHandler())
-            .setParameterExceptionHandler(
-                (ex, args) -> {
-                  String path = ErrorHandler.commandPath(ex.getCommandLine());
-                  ex.getCommandLine().getErr().println(path + ": " + ex.getMessage());
-                  ex.getCommandLine().getErr().println("(" + path + " --help for usage)");
-                  return ErrorHandler.USAGE;
-                });
-    // Hidden aliases, so `nws cluster ...` and `nws swap ...` typed before still work.
+  /**
+   * Hidden aliases, so {@code nws cluster ...} and {@code nws swap ...} typed before still work.
+   */
+  private static void addOldTopLevel(CommandLine cmd) {
     for (String name : OLD_TOP_LEVEL) {
       ScheduleCommand.registry()
           .provider(name)
@@ -122,6 +119,25 @@ public final class NwsCommand implements Callable<Integer> {
                 alias.getCommandSpec().usageMessage().hidden(true);
                 cmd.addSubcommand(name, alias);
               });
+    }
+  }
+
+  /** The configured command line, for {@code main} and for tests with captured output. */
+  public static CommandLine commandLine() {
+    CommandLine cmd = new CommandLine(new NwsCommand());
+    for (Class<?> sub : SUBCOMMANDS) {
+      cmd.addSubcommand(AbsentCommand.orAbsent(sub));
+    }
+    cmd.setExecutionExceptionHandler(new ErrorHandler())
+        .setParameterExceptionHandler(
+            (ex, args) -> {
+              String path = ErrorHandler.commandPath(ex.getCommandLine());
+              ex.getCommandLine().getErr().println(path + ": " + ex.getMessage());
+              ex.getCommandLine().getErr().println("(" + path + " --help for usage)");
+              return ErrorHandler.USAGE;
+            });
+    if (cmd.getSubcommands().get("schedule").getCommand() instanceof ScheduleCommand) {
+      addOldTopLevel(cmd);
     }
     return cmd;
   }

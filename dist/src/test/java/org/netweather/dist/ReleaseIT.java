@@ -18,20 +18,49 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The release as built: the tarball's layout and its nws run from anywhere without building, its
- * example configuration current, its systemd units clean under {@code systemd-analyze verify}, the
- * Debian package's contents and lintian, and the tarball installed and run on three namespaced
- * hosts ({@code testbed/install}).
+ * The release as built: the core and sensor packages' sizes and contents (the sensor's without
+ * RocksDB or the dashboard, RocksDB's natives for the shipped platforms only and still loading),
+ * the tarball's layout and its nws run from anywhere without building, its example configuration
+ * current, its systemd units clean under {@code systemd-analyze verify}, each Debian package's
+ * contents and lintian, and the packages installed and run on three namespaced hosts ({@code
+ * testbed/install}: the core package on the core host, the sensor package on two sensor hosts).
  */
 class ReleaseIT {
   private static final Path HOME = Path.of(System.getProperty("netweather.home", "..")).normalize();
   private static final Path TARBALL = Path.of(System.getProperty("netweather.release", ""));
+  private static final Path SENSOR_TARBALL =
+      Path.of(System.getProperty("netweather.sensor.release", ""));
   private static final Path TARGET = Path.of(System.getProperty("netweather.dist", "target"));
+
+  /** The daemons, each with an example configuration and a unit. */
   private static final List<String> UNITS =
       List.of("nameserver", "memory-host", "forecaster", "proxy", "sensor");
 
+  /** Every unit of the core package: the daemons' and the dashboard's. */
+  private static final List<String> CORE_UNITS =
+      List.of("nameserver", "memory-host", "forecaster", "proxy", "sensor", "web");
+
+  /** Libraries only other roles load: never in the sensor package. */
+  private static final List<String> NOT_FOR_SENSORS =
+      List.of(
+          "org.rocksdb.",
+          "org.rrd4j.",
+          "io.javalin.",
+          "org.eclipse.jetty",
+          "org.jetbrains.kotlin.",
+          "org.jfree.",
+          "org.netweather.memory-host",
+          "org.netweather.nameserver",
+          "org.netweather.forecaster",
+          "org.netweather.proxy");
+
+  /** RocksDB's natives for the platforms the packages are for: Linux x86_64 and aarch64, glibc. */
+  private static final List<String> ROCKSDB_NATIVES =
+      List.of("librocksdbjni-linux64.so", "librocksdbjni-linux-aarch64.so");
+
   @TempDir static Path unpacked;
   private static Path release;
+  private static Path sensorRelease;
 
   private record Run(int exit, String output) {}
 
@@ -51,11 +80,191 @@ class ReleaseIT {
 
   @BeforeAll
   static void unpack() throws Exception {
-    assertTrue(Files.isRegularFile(TARBALL), "the build made " + TARBALL);
-    Run tar = run(unpacked, 120, "tar", "-xzf", TARBALL.toString());
+    release = unpack(TARBALL, "core");
+    sensorRelease = unpack(SENSOR_TARBALL, "sensor");
+  }
+
+  private static Path unpack(Path tarball, String into) throws Exception {
+    assertTrue(Files.isRegularFile(tarball), "the build made " + tarball);
+    Path dir = Files.createDirectories(unpacked.resolve(into));
+    Run tar = run(dir, 120, "tar", "-xzf", tarball.toString());
     assertEquals(0, tar.exit(), tar.output());
-    try (Stream<Path> top = Files.list(unpacked)) {
-      release = top.filter(Files::isDirectory).findFirst().orElseThrow();
+    try (Stream<Path> top = Files.list(dir)) {
+      return top.filter(Files::isDirectory).findFirst().orElseThrow();
+    }
+  }
+
+  private static List<String> jars(Path lib) throws Exception {
+    try (Stream<Path> jars = Files.list(lib)) {
+      return jars.map(j -> j.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  private static Path deb(String name) throws Exception {
+    try (Stream<Path> files = Files.list(TARGET)) {
+      return files
+          .filter(p -> p.getFileName().toString().startsWith(name + "_"))
+          .filter(p -> p.toString().endsWith("_all.deb"))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no " + name + "_*_all.deb in " + TARGET));
+    }
+  }
+
+  private static String mb(Path file) throws Exception {
+    return String.format(java.util.Locale.ROOT, "%.1f MB", Files.size(file) / 1e6);
+  }
+
+  @Test
+  void packages_perRole_sensorHoldsOnlyTheSensorsLibraries_rocksdbOnlyShippedNatives()
+      throws Exception {
+    Path coreDeb = deb("netweather");
+    Path sensorDeb = deb("netweather-sensor");
+    System.out.printf(
+        "package sizes: core %s (tarball) %s (deb); sensor %s (tarball) %s (deb)%n",
+        mb(TARBALL), mb(coreDeb), mb(SENSOR_TARBALL), mb(sensorDeb));
+
+    List<String> core = jars(release.resolve("lib"));
+    List<String> sensor = jars(sensorRelease.resolve("lib"));
+    for (String jar : sensor) {
+      assertFalse(
+          NOT_FOR_SENSORS.stream().anyMatch(jar::startsWith),
+          jar + " is for other roles, not in the sensor package");
+      // The same build of every library as the core's: one release, two selections.
+      assertTrue(core.contains(jar), jar + " is in the sensor package but not in the core's");
+    }
+    assertTrue(
+        sensor.containsAll(List.of("nws.jar", "org.netweather.sensor-0.1.0-SNAPSHOT.jar")),
+        sensor.toString());
+    assertTrue(
+        core.stream().anyMatch(j -> j.startsWith("org.rocksdb."))
+            && core.stream().anyMatch(j -> j.startsWith("io.javalin.")),
+        core.toString());
+
+    // RocksDB's jar holds the natives of the shipped platforms and no other.
+    Path rocksdb =
+        release
+            .resolve("lib")
+            .resolve(core.stream().filter(j -> j.startsWith("org.rocksdb.")).findFirst().get());
+    List<String> natives = new ArrayList<>();
+    try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(rocksdb.toFile())) {
+      zip.stream()
+          .map(java.util.zip.ZipEntry::getName)
+          .filter(n -> n.startsWith("librocksdbjni"))
+          .forEach(natives::add);
+    }
+    assertEquals(
+        ROCKSDB_NATIVES.stream().sorted().toList(),
+        natives.stream().sorted().toList(),
+        rocksdb + "");
+
+    // The sensor package's nws: its own commands work, the others say where they are.
+    String nws = sensorRelease.resolve("bin/nws").toString();
+    Run version = run(Path.of("/"), 60, nws, "--version");
+    assertEquals(0, version.exit(), version.output());
+    assertTrue(version.output().startsWith("NetWeather "), version.output());
+    Run help = run(Path.of("/"), 60, nws, "sensor", "--help");
+    assertEquals(0, help.exit(), help.output());
+    assertTrue(help.output().contains("--probe-port"), help.output());
+    Run memory = run(Path.of("/"), 60, nws, "memory");
+    assertEquals(1, memory.exit(), memory.output());
+    assertTrue(memory.output().startsWith("nws memory: this needs "), memory.output());
+    assertTrue(memory.output().contains("the netweather package"), memory.output());
+  }
+
+  @Test
+  @Timeout(120)
+  void corePackage_dashboardUnitsCommand_servesHttp() throws Exception {
+    // The unit's ExecStart as systemd runs it, with NWS_WEB_ARGS as web.env would set it (a free
+    // port) and a nameserver that is not there: the dashboard still serves a page saying so.
+    String exec =
+        Files.readString(release.resolve("systemd/netweather-web.service"))
+            .lines()
+            .filter(l -> l.startsWith("ExecStart="))
+            .findFirst()
+            .orElseThrow()
+            .substring("ExecStart=".length());
+    List<String> cmd = new ArrayList<>();
+    for (String word : exec.split(" ")) {
+      if (word.equals("$NWS_WEB_ARGS")) {
+        cmd.addAll(List.of("--port", "0"));
+      } else {
+        cmd.add(word.replace("/usr/bin/nws", release.resolve("bin/nws").toString()));
+      }
+    }
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().put("NWS_NAMESERVER", "localhost:1");
+    Process web = pb.start();
+    // A dashboard that neither serves nor exits must not hang the read below.
+    java.util.concurrent.CompletableFuture.delayedExecutor(90, TimeUnit.SECONDS)
+        .execute(web::destroyForcibly);
+    try (java.io.BufferedReader out =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(web.getInputStream(), StandardCharsets.UTF_8))) {
+      StringBuilder said = new StringBuilder();
+      java.util.regex.Matcher url = null;
+      for (String line; url == null && (line = out.readLine()) != null; ) {
+        said.append(line).append('\n');
+        java.util.regex.Matcher m =
+            java.util.regex.Pattern.compile("http://[^\\s/]+/").matcher(line);
+        url = m.find() ? m : null;
+      }
+      assertTrue(url != null, "nws web never said where it serves:\n" + said);
+      java.net.HttpURLConnection http =
+          (java.net.HttpURLConnection) java.net.URI.create(url.group()).toURL().openConnection();
+      http.setConnectTimeout(10_000);
+      http.setReadTimeout(30_000);
+      int code = http.getResponseCode();
+      assertTrue(code >= 200 && code < 600, "HTTP " + code);
+    } finally {
+      web.destroy();
+      web.waitFor(30, TimeUnit.SECONDS);
+      web.destroyForcibly();
+    }
+  }
+
+  @Test
+  @Timeout(180)
+  void corePackage_memoryHostStarts_rocksdbLoadsFromTheStrippedJar() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path data = Files.createDirectories(unpacked.resolve("memory-data"));
+    String nws = release.resolve("bin/nws").toString();
+    Process memory =
+        new ProcessBuilder(
+                nws,
+                "memory",
+                "--port",
+                String.valueOf(port),
+                "--metrics-port",
+                "-1",
+                "--data-dir",
+                data.toString(),
+                "--nameserver",
+                "localhost:1")
+            .directory(data.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(data.resolve("memory.log").toFile())
+            .start();
+    try {
+      Run ready =
+          run(
+              data,
+              150,
+              nws,
+              "ready",
+              "--timeout",
+              "120",
+              "memory-host",
+              "--port",
+              String.valueOf(port));
+      assertEquals(
+          0, ready.exit(), ready.output() + "\n" + Files.readString(data.resolve("memory.log")));
+    } finally {
+      memory.destroy();
+      memory.waitFor(30, TimeUnit.SECONDS);
+      memory.destroyForcibly();
     }
   }
 
@@ -67,8 +276,24 @@ class ReleaseIT {
     }
     for (String unit : UNITS) {
       assertTrue(Files.exists(release.resolve("etc/" + unit + ".yaml")), unit + ".yaml");
+    }
+    for (String unit : CORE_UNITS) {
       assertTrue(
           Files.exists(release.resolve("systemd/netweather-" + unit + ".service")), unit + " unit");
+    }
+    assertTrue(Files.exists(release.resolve("etc/web.env")), "the dashboard unit's settings");
+    assertTrue(Files.exists(release.resolve("docs/packages.md")), "docs/");
+    // The sensor package: the sensor's configuration and unit, nothing of the other roles.
+    try (Stream<Path> etc = Files.list(sensorRelease.resolve("etc"));
+        Stream<Path> units = Files.list(sensorRelease.resolve("systemd"))) {
+      assertEquals(
+          List.of("sensor.yaml"), etc.map(p -> p.getFileName().toString()).sorted().toList());
+      assertEquals(
+          List.of("netweather-sensor.service"),
+          units.map(p -> p.getFileName().toString()).toList());
+    }
+    for (String f : List.of("bin/nws", "lib/nws.jar", "LICENSE", "README.md", "docs/packages.md")) {
+      assertTrue(Files.exists(sensorRelease.resolve(f)), f + " in the sensor package");
     }
     // One jar per library: a stale second version on the class path would be picked at random.
     List<String> libraries = new ArrayList<>();
@@ -127,19 +352,33 @@ class ReleaseIT {
   void systemdUnits_verifyClean() throws Exception {
     assumeTrue(present("systemd-analyze"), "systemd-analyze is not installed");
     // verify checks that ExecStart's program exists: point the units at this release.
-    Path units = Files.createDirectories(unpacked.resolve("units"));
+    verifyUnits(release, CORE_UNITS, "/usr/share/doc/netweather/");
+    verifyUnits(sensorRelease, List.of("sensor"), "/usr/share/doc/netweather-sensor/");
+  }
+
+  private static void verifyUnits(Path rel, List<String> names, String docDir) throws Exception {
+    Path units = Files.createDirectories(unpacked.resolve("units-" + rel.getFileName()));
     List<String> cmd = new ArrayList<>(List.of("systemd-analyze", "verify"));
-    for (String unit : UNITS) {
+    for (String unit : names) {
       String name = "netweather-" + unit + ".service";
       String text =
-          Files.readString(release.resolve("systemd/" + name))
-              .replace("/usr/bin/nws", release.resolve("bin/nws").toString())
-              .replace("/etc/netweather", release.resolve("etc").toString());
+          Files.readString(rel.resolve("systemd/" + name))
+              .replace("/usr/bin/nws", rel.resolve("bin/nws").toString())
+              .replace("/etc/netweather", rel.resolve("etc").toString());
       assertTrue(text.contains("NoNewPrivileges=yes") && text.contains("ProtectSystem=strict"));
       assertTrue(text.contains("User=netweather") && text.contains("StateDirectory=netweather"));
       assertTrue(text.contains("\nLogsDirectory=netweather\n"), name + " may write its log file");
-      assertTrue(text.contains("ExecStartPost=") && text.contains("LimitNOFILE="));
+      assertTrue(text.contains("LimitNOFILE="), name);
+      // The daemons count as started once they serve; nothing waits on the dashboard.
+      assertEquals(!unit.equals("web"), text.contains("ExecStartPost="), name);
       assertTrue(text.contains("\nCapabilityBoundingSet=\n"), name + " drops every capability");
+      // Documentation= names pages that the package installs, under its own doc directory.
+      String doc = text.lines().filter(l -> l.startsWith("Documentation=")).findFirst().get();
+      assertTrue(doc.contains("file://" + docDir + "docs/packages.md"), name + ": " + doc);
+      for (String url : doc.substring("Documentation=".length()).split(" ")) {
+        String page = url.substring(("file://" + docDir).length());
+        assertTrue(Files.exists(rel.resolve(page)), name + " documents " + url + ": " + page);
+      }
       Files.writeString(units.resolve(name), text);
       cmd.add(units.resolve(name).toString());
     }
@@ -149,35 +388,67 @@ class ReleaseIT {
   }
 
   @Test
-  void debianPackage_installsTheSameRelease_withConffilesAndNoLintianErrors() throws Exception {
-    Path deb;
-    try (Stream<Path> files = Files.list(TARGET)) {
-      deb = files.filter(p -> p.toString().endsWith("_all.deb")).findFirst().orElseThrow();
-    }
+  void debianPackages_holdTheirRolesRelease_withConffilesDocsAndNoLintianErrors() throws Exception {
     assumeTrue(present("dpkg-deb"), "dpkg-deb is not installed");
+    String core =
+        checkDeb(
+            "netweather",
+            UNITS,
+            List.of(
+                "./lib/systemd/system/netweather-memory-host.service",
+                "./lib/systemd/system/netweather-web.service",
+                "./etc/netweather/web.env",
+                "./usr/share/netweather/lib/org.rocksdb.rocksdbjni-"),
+            List.of());
+    assertTrue(core.contains("Conflicts: netweather-sensor"), core);
+    String sensor =
+        checkDeb(
+            "netweather-sensor",
+            List.of("sensor"),
+            List.of("./lib/systemd/system/netweather-sensor.service"),
+            List.of("rocksdb", "javalin", "jetty", "netweather-web", "memory-host"));
+    assertTrue(sensor.contains("Conflicts: netweather"), sensor);
+  }
+
+  /** Checks the package NAME's contents, control files and lintian; returns its control file. */
+  private static String checkDeb(
+      String name, List<String> configs, List<String> alsoHolds, List<String> neverHolds)
+      throws Exception {
+    Path deb = deb(name);
     Run contents = run(TARGET, 60, "dpkg-deb", "--contents", deb.toString());
     assertEquals(0, contents.exit(), contents.output());
-    for (String path :
+    List<String> paths = new ArrayList<>(alsoHolds);
+    paths.addAll(
         List.of(
             "./usr/share/netweather/bin/nws",
             "./usr/share/netweather/lib/nws.jar",
             "./usr/bin/nws -> ../share/netweather/bin/nws",
             "./etc/netweather/sensor.yaml",
-            "./lib/systemd/system/netweather-memory-host.service",
-            "./usr/share/doc/netweather/copyright")) {
-      assertTrue(contents.output().contains(path), path + " in the package");
+            "./usr/share/doc/" + name + "/copyright",
+            "./usr/share/doc/" + name + "/changelog.gz",
+            "./usr/share/doc/" + name + "/README.md",
+            // The pages the README and the units link to.
+            "./usr/share/doc/" + name + "/docs/packages.md",
+            "./usr/share/doc/" + name + "/docs/ARCHITECTURE.md"));
+    for (String path : paths) {
+      assertTrue(contents.output().contains(path), path + " in " + deb.getFileName());
     }
-    Path control = Files.createDirectories(unpacked.resolve("control"));
+    for (String part : neverHolds) {
+      assertFalse(contents.output().contains(part), part + " in " + deb.getFileName());
+    }
+    Path control = Files.createDirectories(unpacked.resolve("control-" + name));
     Run extract = run(TARGET, 60, "dpkg-deb", "--control", deb.toString(), control.toString());
     assertEquals(0, extract.exit(), extract.output());
-    String conffiles = Files.readString(control.resolve("conffiles"));
-    for (String unit : UNITS) {
-      assertTrue(conffiles.contains("/etc/netweather/" + unit + ".yaml"), conffiles);
+    List<String> conffiles = Files.readAllLines(control.resolve("conffiles"));
+    for (String unit : configs) {
+      assertTrue(conffiles.contains("/etc/netweather/" + unit + ".yaml"), conffiles.toString());
     }
     String postinst = Files.readString(control.resolve("postinst"));
     assertTrue(postinst.contains("adduser --system"), "postinst makes the system user");
     assertFalse(postinst.contains("systemctl enable"), "units are installed, not enabled");
     assertFalse(contents.output().contains("/etc/systemd/system/"), "no unit is enabled");
+    String controlFile = Files.readString(control.resolve("control"));
+    assertTrue(controlFile.startsWith("Package: " + name + "\n"), controlFile);
 
     assumeTrue(present("lintian"), "lintian is not installed");
     Run lintian = run(TARGET, 300, "lintian", deb.toString());
@@ -195,6 +466,7 @@ class ReleaseIT {
             .filter(l -> !l.contains(" codeless-jar ") && !l.contains(" no-manual-page "))
             .toList();
     assertEquals(List.of(), warnings, lintian.output());
+    return controlFile;
   }
 
   @Test
@@ -263,11 +535,18 @@ class ReleaseIT {
 
   @Test
   @Timeout(600)
-  void release_installedOnThreeNamespacedHosts_measuresStoresForecastsAndServes() throws Exception {
+  void packages_installedOnThreeNamespacedHosts_sensorsDeliverToTheCore() throws Exception {
     assumeTrue(
         "root".equals(System.getProperty("user.name")) && present("ip") && present("ping"),
         "needs root, ip and ping for network namespaces");
-    Run install = run(HOME, 540, HOME.resolve("testbed/install").toString(), TARBALL.toString());
+    // The core package on the core host, the sensor package on the two sensor hosts.
+    Run install =
+        run(
+            HOME,
+            540,
+            HOME.resolve("testbed/install").toString(),
+            TARBALL.toString(),
+            SENSOR_TARBALL.toString());
     System.out.println(install.output());
     assertEquals(0, install.exit(), "testbed/install failed:\n" + install.output());
     assertTrue(install.output().contains("PASS"), install.output());

@@ -6,6 +6,7 @@ import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
 import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -20,6 +21,7 @@ public final class ForecasterProperties {
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   public static final Setting<String> NAME = DaemonSettings.name("forecaster");
   public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
   public static final Setting<Long> DISCOVERY_MS =
       Setting.longInteger(
@@ -82,6 +84,7 @@ public final class ForecasterProperties {
               NAMESERVER,
               NAME,
               HOST,
+              ADVERTISE,
               TTL_SECONDS,
               DISCOVERY_MS,
               BURN_IN,
@@ -94,13 +97,15 @@ public final class ForecasterProperties {
               TLS_KEY,
               TLS_CA,
               TLS_ANONYMOUS_READS)
-          .plus(LogSettings.SETTINGS);
+          .plus(LogSettings.SETTINGS)
+          .plus(ConnectionSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;
   public final String nameserver;
   public final String name;
   public final String host;
+  public final String advertise;
   public final int ttlSeconds;
   public final long discoveryMs;
   public final int burnIn;
@@ -126,6 +131,7 @@ public final class ForecasterProperties {
     nameserver = values.get(NAMESERVER);
     name = values.get(NAME);
     host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
     ttlSeconds = values.get(TTL_SECONDS);
     discoveryMs = values.get(DISCOVERY_MS);
     burnIn = values.get(BURN_IN);

@@ -83,7 +83,8 @@ public final class ForecasterServer implements AutoCloseable {
                           "forecaster", props.maxWatches, props.maxWatchesPerCaller),
                       props.coverage)));
           String host = Daemon.host(props.host);
-          Registration.Builder reg = daemon.registration("forecaster", host, host);
+          Registration.Builder reg =
+              daemon.registration("forecaster", host, Daemon.advertise(props.advertise, host));
           if (!props.name.isEmpty()) {
             reg.setName(props.name);
           }

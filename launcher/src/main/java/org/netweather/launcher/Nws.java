@@ -3,6 +3,8 @@ package org.netweather.launcher;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import java.util.List;
+import org.netweather.cli.AbsentCommand;
+import org.netweather.cli.ErrorHandler;
 import org.netweather.cli.NwsCommand;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -23,14 +25,29 @@ public final class Nws {
           if (!NwsCommand.runsDaemon(leaf(parsed))) {
             quietTransportLogs();
           }
-          return new CommandLine.RunLast().execute(parsed);
+          try {
+            return new CommandLine.RunLast().execute(parsed);
+          } catch (NoClassDefFoundError e) {
+            // A command picocli could build but whose run needs a library this installation
+            // lacks (the sensor package ships only the sensor's).
+            String why = AbsentCommand.explain(ErrorHandler.commandPath(cmdOf(parsed)), e);
+            if (why == null) {
+              throw e;
+            }
+            cmdOf(parsed).getErr().println(why);
+            return ErrorHandler.FAILED;
+          }
         });
     System.exit(cmd.execute(args));
   }
 
-  private static Object leaf(ParseResult parsed) {
+  private static CommandLine cmdOf(ParseResult parsed) {
     List<CommandLine> path = parsed.asCommandLineList();
-    return path.get(path.size() - 1).getCommand();
+    return path.get(path.size() - 1);
+  }
+
+  private static Object leaf(ParseResult parsed) {
+    return cmdOf(parsed).getCommand();
   }
 
   /**

@@ -65,7 +65,9 @@ class MetricsIT {
           "--probe-port",
           "" + DaemonProcesses.freePort(),
           "--metrics-port",
-          "" + metrics);
+          "" + metrics,
+          "--web-port",
+          "0");
       ManagedChannel nsChannel = DaemonProcesses.channel(ns);
       try (NetWeatherClient client =
           NetWeatherClient.forChannel(nsChannel)

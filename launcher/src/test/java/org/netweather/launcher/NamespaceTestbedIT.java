@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the network-namespace testbed (testbed/e2e and testbed/accuracy) from the test command. It
- * needs root, iproute2 and the reference tools; elsewhere the tests are skipped and say why.
+ * Runs the network-namespace testbed (testbed/e2e, clique, multihost and accuracy) from the test
+ * command. It needs root, iproute2 and the reference tools; elsewhere the tests are skipped and say
+ * why.
  */
 class NamespaceTestbedIT {
   private static final Path HOME =
@@ -63,6 +64,21 @@ class NamespaceTestbedIT {
     Run r = run(List.of(HOME.resolve("testbed/e2e").toString()), 540);
     System.out.println(r.output());
     assertEquals(0, r.exit(), "testbed/e2e failed:\n" + r.output());
+  }
+
+  /**
+   * One box grows into a site: {@code nws up --listen-all --advertise} on one namespaced host, the
+   * build's {@code nws sensor} on another joining its cluster; the second host's forecasts in the
+   * first's snapshot, the first's series under its host name, every daemon registered where other
+   * hosts reach it, and up's stop logged daemon by daemon.
+   */
+  @Test
+  @Timeout(420)
+  void multihost_upAdvertisesItsAddress_andASecondHostsSensorJoinsItsCluster() throws Exception {
+    assumeTestbed();
+    Run r = run(List.of(HOME.resolve("testbed/multihost").toString()), 360);
+    System.out.println(r.output());
+    assertEquals(0, r.exit(), "testbed/multihost failed:\n" + r.output());
   }
 
   /**

@@ -7,6 +7,7 @@ import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
 import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -88,6 +89,7 @@ public final class MemoryHostProperties {
   public static final Setting<String> NAMESERVER = DaemonSettings.nameserver();
   public static final Setting<String> NAME = DaemonSettings.name("memory");
   public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
   public static final Setting<String> CLUSTER =
       DaemonSettings.optionalCluster("Cluster attribute of the registration; empty means none.");
@@ -117,13 +119,15 @@ public final class MemoryHostProperties {
               NAMESERVER,
               NAME,
               HOST,
+              ADVERTISE,
               TTL_SECONDS,
               CLUSTER,
               TLS_CERT,
               TLS_KEY,
               TLS_CA,
               TLS_ANONYMOUS_READS)
-          .plus(LogSettings.SETTINGS);
+          .plus(LogSettings.SETTINGS)
+          .plus(ConnectionSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;
@@ -142,6 +146,7 @@ public final class MemoryHostProperties {
   public final String nameserver;
   public final String name;
   public final String host;
+  public final String advertise;
   public final int ttlSeconds;
   public final String cluster;
   private final String tlsCert;
@@ -173,6 +178,7 @@ public final class MemoryHostProperties {
     nameserver = values.get(NAMESERVER);
     name = values.get(NAME);
     host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
     ttlSeconds = values.get(TTL_SECONDS);
     cluster = values.get(CLUSTER);
     tlsCert = values.get(TLS_CERT);

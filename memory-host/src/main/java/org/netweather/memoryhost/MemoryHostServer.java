@@ -116,7 +116,7 @@ public final class MemoryHostServer implements AutoCloseable {
           String host = Daemon.host(props.host);
           Registration.Builder reg =
               daemon
-                  .registration("memory", host, host)
+                  .registration("memory", host, Daemon.advertise(props.advertise, host))
                   .putAttributes("started", Long.toString(clock.millis()));
           if (!props.name.isEmpty()) {
             reg.setName(props.name);

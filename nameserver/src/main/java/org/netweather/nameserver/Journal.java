@@ -131,11 +131,16 @@ final class Journal implements AutoCloseable {
       payloads.add(p);
       journalBytes += FRAME_OVERHEAD + p.length;
     }
-    journal.append(payloads);
-    frames += entries.size();
-    if (sync) {
-      journal.sync();
+    try {
+      journal.append(payloads);
+      if (sync) {
+        journal.sync();
+      }
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot write the journal " + dir.resolve("journal-*") + ": " + e.getMessage(), e);
     }
+    frames += entries.size();
   }
 
   /** Number of records in the journal since the last snapshot. */
@@ -163,7 +168,11 @@ final class Journal implements AutoCloseable {
       payloads.add(p);
       bytes += FRAME_OVERHEAD + p.length;
     }
-    RecordFile.replace(snapshotFile, payloads);
+    try {
+      RecordFile.replace(snapshotFile, payloads);
+    } catch (IOException e) {
+      throw new IOException("cannot write the snapshot " + snapshotFile + ": " + e.getMessage(), e);
+    }
     // A crash here replays the old journal over the new snapshot: harmless, every entry is
     // idempotent against a state that already holds it.
     journal.dropBefore(mark);

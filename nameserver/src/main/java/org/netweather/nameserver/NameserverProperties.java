@@ -5,6 +5,7 @@ import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
 import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -25,6 +26,7 @@ public final class NameserverProperties {
           "host",
           "",
           "Host name written into the nameserver's own registration; empty means this machine's.");
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
 
   public static final Setting<Integer> MAX_WATCHES =
       Setting.integer(
@@ -72,6 +74,7 @@ public final class NameserverProperties {
               METRICS_PORT,
               DATA_DIR,
               HOST,
+              ADVERTISE,
               MAX_WATCHES,
               MAX_WATCHES_PER_CALLER,
               MAX_REGISTRATIONS_PER_CALLER,
@@ -82,12 +85,14 @@ public final class NameserverProperties {
               TLS_KEY,
               TLS_CA,
               TLS_ANONYMOUS_READS)
-          .plus(LogSettings.SETTINGS);
+          .plus(LogSettings.SETTINGS)
+          .plus(ConnectionSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;
   public final String dataDir;
   public final String host;
+  public final String advertise;
   public final int maxWatches;
   public final int maxWatchesPerCaller;
   public final int maxRegistrationsPerCaller;
@@ -110,6 +115,7 @@ public final class NameserverProperties {
     metricsPort = values.get(METRICS_PORT);
     dataDir = values.get(DATA_DIR);
     host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
     maxWatches = values.get(MAX_WATCHES);
     maxWatchesPerCaller = values.get(MAX_WATCHES_PER_CALLER);
     maxRegistrationsPerCaller = values.get(MAX_REGISTRATIONS_PER_CALLER);

@@ -72,7 +72,10 @@ public final class NameserverServer implements AutoCloseable {
                   new NameserverService(
                       ns, props, new AddressCheck(channels, ADDRESS_CHECK_TIMEOUT))));
           String host = Daemon.host(props.host);
-          Registration self = daemon.registration("nameserver", host, host).build();
+          Registration self =
+              daemon
+                  .registration("nameserver", host, Daemon.advertise(props.advertise, host))
+                  .build();
           ns.register(self, SELF_TTL_SECONDS);
           // The nameserver is its own registry: it renews its record itself, well within the TTL.
           renew.scheduleWithFixedDelay(

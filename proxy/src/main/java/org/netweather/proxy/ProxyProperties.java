@@ -6,6 +6,7 @@ import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
 import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.TlsFiles;
 
 /**
@@ -29,6 +30,7 @@ public final class ProxyProperties {
               "Hosts of the cluster besides the sensors registered with cluster=NAME.")
           .label("H1,H2,...");
   public static final Setting<String> HOST = DaemonSettings.host();
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
   public static final Setting<Integer> TTL_SECONDS = DaemonSettings.ttlSeconds();
   public static final Setting<Long> DISCOVERY_MS =
       Setting.longInteger(
@@ -65,6 +67,7 @@ public final class ProxyProperties {
               CLUSTER,
               HOSTS,
               HOST,
+              ADVERTISE,
               TTL_SECONDS,
               DISCOVERY_MS,
               STALE_FACTOR,
@@ -74,7 +77,8 @@ public final class ProxyProperties {
               TLS_KEY,
               TLS_CA,
               TLS_ANONYMOUS_READS)
-          .plus(LogSettings.SETTINGS);
+          .plus(LogSettings.SETTINGS)
+          .plus(ConnectionSettings.SETTINGS);
 
   public final int port;
   public final int metricsPort;
@@ -82,6 +86,7 @@ public final class ProxyProperties {
   public final String cluster;
   public final List<String> hosts;
   public final String host;
+  public final String advertise;
   public final int ttlSeconds;
   public final long discoveryMs;
   public final double staleFactor;
@@ -105,6 +110,7 @@ public final class ProxyProperties {
     cluster = values.get(CLUSTER);
     hosts = values.get(HOSTS);
     host = values.get(HOST);
+    advertise = values.get(ADVERTISE);
     ttlSeconds = values.get(TTL_SECONDS);
     discoveryMs = values.get(DISCOVERY_MS);
     staleFactor = values.get(STALE_FACTOR);

@@ -97,7 +97,7 @@ public final class ProxyServer implements AutoCloseable {
           String host = Daemon.host(props.host);
           Registration.Builder reg =
               daemon
-                  .registration("proxy", host, host)
+                  .registration("proxy", host, Daemon.advertise(props.advertise, host))
                   .setName("proxy-" + props.cluster + "@" + host)
                   .putAttributes("cluster", props.cluster);
           // The hosts it was told of, so that `nws status` can name those without a sensor; a

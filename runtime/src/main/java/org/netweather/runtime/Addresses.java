@@ -1,15 +1,21 @@
 package org.netweather.runtime;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** Host names and {@code host:port} strings as daemons advertise them. */
 public final class Addresses {
   private Addresses() {}
 
-  /** This machine's host name, or {@code localhost} if it has none. */
+  /**
+   * This machine's host name, or {@code localhost} if it has none. A name that does not resolve (a
+   * container's, with only {@code localhost} in its {@code /etc/hosts}) is still its name: it names
+   * this host's series, and must not turn into {@code localhost} there.
+   */
   public static String localHostName() {
-    String env = System.getenv("HOSTNAME");
     try {
       String name = InetAddress.getLocalHost().getHostName();
       if (name != null && !name.isEmpty()) {
@@ -18,7 +24,19 @@ public final class Addresses {
     } catch (UnknownHostException e) {
       // fall through
     }
-    return env != null && !env.isEmpty() ? env : "localhost";
+    String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isEmpty()) {
+      return env;
+    }
+    try {
+      String kernel = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+      if (!kernel.isEmpty()) {
+        return kernel;
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux, or no /proc
+    }
+    return "localhost";
   }
 
   /**

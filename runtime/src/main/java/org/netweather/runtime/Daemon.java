@@ -33,10 +33,10 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Shutdown ({@link #close}), in order: health enters its terminal state, the server refuses new
- * calls, calls in flight get a grace period and are then cancelled, and then everything owned is
- * closed, last opened first (so the registration goes before the channel it uses, and executors
- * stop after the components that schedule on them). A failure to close one thing is logged and the
- * rest are still closed.
+ * calls, unary calls in flight get a grace period, every call still open (streams at once) is
+ * cancelled, and then everything owned is closed, last opened first (so the registration goes
+ * before the channel it uses, and executors stop after the components that schedule on them). A
+ * failure to close one thing is logged and the rest are still closed.
  */
 public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
@@ -92,6 +92,11 @@ public final class Daemon implements AutoCloseable {
   /** The configured host name, or this machine's when none is configured. */
   public static String host(String configured) {
     return configured == null || configured.isEmpty() ? Addresses.localHostName() : configured;
+  }
+
+  /** The configured address to advertise, or {@code host} when none is configured. */
+  public static String advertise(String configured, String host) {
+    return configured == null || configured.isEmpty() ? host : configured;
   }
 
   public String name() {
@@ -192,6 +197,11 @@ public final class Daemon implements AutoCloseable {
 
   @Override
   public void close() {
+    close(GRACE);
+  }
+
+  /** As {@link #close()}, with {@code grace} for unary calls in flight. */
+  void close(Duration grace) {
     List<AutoCloseable> toClose;
     DaemonServer s;
     synchronized (this) {
@@ -203,7 +213,7 @@ public final class Daemon implements AutoCloseable {
       s = server;
     }
     if (s != null) {
-      s.stop(GRACE);
+      s.stop(grace);
     }
     for (int i = toClose.size() - 1; i >= 0; i--) {
       try {

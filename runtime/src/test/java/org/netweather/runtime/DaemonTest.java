@@ -3,10 +3,13 @@ package org.netweather.runtime;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grpc.BindableService;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -18,14 +21,22 @@ import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.Registration;
+import org.netweather.api.v1.SearchRequest;
+import org.netweather.api.v1.SearchResponse;
+import org.netweather.api.v1.WatchCliquesRequest;
+import org.netweather.api.v1.WatchCliquesResponse;
 
 class DaemonTest {
   @Test
@@ -120,6 +131,81 @@ class DaemonTest {
     }
     assertEquals("given", Daemon.host("given"));
     assertFalse(Daemon.host("").isEmpty());
+  }
+
+  /**
+   * A stop waits for unary calls in flight, not for streams: a peer's watch never ends by itself,
+   * so waiting for it held every stop for the whole grace. With a grace of an hour, close returns
+   * once the unary call is answered, and the stream is cancelled.
+   */
+  @Test
+  @Timeout(60)
+  void close_letsUnaryCallsInFlightFinish_andCancelsStreamsWithoutWaitingForThem()
+      throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    CountDownLatch inSearch = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    BindableService service =
+        new NameserverGrpc.NameserverImplBase() {
+          @Override
+          public void search(SearchRequest request, StreamObserver<SearchResponse> out) {
+            inSearch.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            out.onNext(SearchResponse.newBuilder().setNextPageToken("answered").build());
+            out.onCompleted();
+          }
+
+          @Override
+          public void watchCliques(
+              WatchCliquesRequest request, StreamObserver<WatchCliquesResponse> out) {
+            // never ends: a watch lasts as long as its watcher
+          }
+        };
+    Daemon daemon =
+        Daemon.start(
+            "test",
+            InProcessServerBuilder.forName(name),
+            d -> {
+              d.serve(List.of(service));
+              return d;
+            });
+    ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
+    try {
+      CompletableFuture<Status> watchEnded = new CompletableFuture<>();
+      NameserverGrpc.newStub(ch)
+          .watchCliques(
+              WatchCliquesRequest.getDefaultInstance(),
+              new StreamObserver<>() {
+                @Override
+                public void onNext(WatchCliquesResponse r) {}
+
+                @Override
+                public void onError(Throwable t) {
+                  watchEnded.complete(Status.fromThrowable(t));
+                }
+
+                @Override
+                public void onCompleted() {
+                  watchEnded.complete(Status.OK);
+                }
+              });
+      var search = NameserverGrpc.newFutureStub(ch).search(SearchRequest.getDefaultInstance());
+      assertTrue(inSearch.await(30, TimeUnit.SECONDS));
+      Thread closer = new Thread(() -> daemon.close(Duration.ofHours(1)), "closer");
+      closer.start();
+      assertFalse(search.isDone(), "the unary call is still being answered");
+      release.countDown();
+      assertEquals("answered", search.get(30, TimeUnit.SECONDS).getNextPageToken());
+      closer.join(); // no hour's wait for the watch
+      // Cancelled by the stop (the watcher sees the server go), not completed as if it had ended.
+      assertNotEquals(Status.Code.OK, watchEnded.get(30, TimeUnit.SECONDS).getCode());
+    } finally {
+      ch.shutdownNow();
+    }
   }
 
   private static List<String> listServices(ManagedChannel ch) throws InterruptedException {

@@ -2,6 +2,8 @@ package org.netweather.cli.daemon;
 
 import org.netweather.forecaster.ForecasterProperties;
 import org.netweather.forecaster.ForecasterServer;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
@@ -17,12 +19,17 @@ public final class ForecasterCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    ForecasterProperties p = new ForecasterProperties(startConfiguration().get(0));
+    ConfigValues c = startConfiguration().get(0);
+    ForecasterProperties p = new ForecasterProperties(c);
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ForecasterServer f =
         metrics.closeIfFails(
-            () -> ForecasterServer.start(p, transport.server("", p.port), transport.channels()));
+            () ->
+                ForecasterServer.start(
+                    p,
+                    transport.server("", p.port, ConnectionSettings.limits(c)),
+                    transport.channels()));
     return Foreground.run(
         "forecaster",
         f::awaitTermination,

@@ -2,6 +2,8 @@ package org.netweather.cli.daemon;
 
 import org.netweather.memoryhost.MemoryHostProperties;
 import org.netweather.memoryhost.MemoryHostServer;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
@@ -17,12 +19,17 @@ public final class MemoryCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    MemoryHostProperties p = new MemoryHostProperties(startConfiguration().get(0));
+    ConfigValues c = startConfiguration().get(0);
+    MemoryHostProperties p = new MemoryHostProperties(c);
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     MemoryHostServer m =
         metrics.closeIfFails(
-            () -> MemoryHostServer.start(p, transport.server("", p.port), transport.channels()));
+            () ->
+                MemoryHostServer.start(
+                    p,
+                    transport.server("", p.port, ConnectionSettings.limits(c)),
+                    transport.channels()));
     return Foreground.run(
         "memory-host",
         m::awaitTermination,

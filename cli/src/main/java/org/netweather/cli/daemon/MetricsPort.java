@@ -54,6 +54,11 @@ final class MetricsPort {
     }
   }
 
+  /** The bound port, or -1 when none is served. */
+  int port() {
+    return endpoint == null ? -1 : endpoint.port();
+  }
+
   /** ", metrics on port N" for a banner, or nothing. */
   String banner() {
     return endpoint == null ? "" : ", metrics on port " + endpoint.port();

@@ -2,6 +2,8 @@ package org.netweather.cli.daemon;
 
 import org.netweather.nameserver.NameserverProperties;
 import org.netweather.nameserver.NameserverServer;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
@@ -17,12 +19,17 @@ public final class NameserverCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    NameserverProperties p = new NameserverProperties(startConfiguration().get(0));
+    ConfigValues c = startConfiguration().get(0);
+    NameserverProperties p = new NameserverProperties(c);
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     NameserverServer ns =
         metrics.closeIfFails(
-            () -> NameserverServer.start(p, transport.server("", p.port), transport.channels()));
+            () ->
+                NameserverServer.start(
+                    p,
+                    transport.server("", p.port, ConnectionSettings.limits(c)),
+                    transport.channels()));
     return Foreground.run(
         "nameserver",
         ns::awaitTermination,

@@ -2,6 +2,8 @@ package org.netweather.cli.daemon;
 
 import org.netweather.proxy.ProxyProperties;
 import org.netweather.proxy.ProxyServer;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.DaemonTransport;
 import picocli.CommandLine.Command;
 
@@ -17,12 +19,17 @@ public final class ProxyCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    ProxyProperties p = new ProxyProperties(startConfiguration().get(0));
+    ConfigValues c = startConfiguration().get(0);
+    ProxyProperties p = new ProxyProperties(c);
     DaemonTransport transport = DaemonTransport.of(p.tls());
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.metricsPort);
     ProxyServer proxy =
         metrics.closeIfFails(
-            () -> ProxyServer.start(p, transport.server("", p.port), transport.channels()));
+            () ->
+                ProxyServer.start(
+                    p,
+                    transport.server("", p.port, ConnectionSettings.limits(c)),
+                    transport.channels()));
     return Foreground.run(
         "proxy",
         proxy::awaitTermination,

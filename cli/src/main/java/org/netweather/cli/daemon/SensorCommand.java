@@ -1,6 +1,8 @@
 package org.netweather.cli.daemon;
 
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import org.netweather.runtime.config.ConfigValues;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.DaemonTransport;
 import org.netweather.sensor.daemon.SensorProperties;
 import org.netweather.sensor.daemon.SensorServer;
@@ -18,9 +20,10 @@ public final class SensorCommand extends ConfiguredCommand {
 
   @Override
   public Integer call() throws Exception {
-    SensorProperties p = new SensorProperties(startConfiguration().get(0));
+    ConfigValues c = startConfiguration().get(0);
+    SensorProperties p = new SensorProperties(c);
     DaemonTransport transport = DaemonTransport.of(p.tls());
-    NettyServerBuilder builder = transport.server(p.bind, p.port);
+    NettyServerBuilder builder = transport.server(p.bind, p.port, ConnectionSettings.limits(c));
     MetricsPort metrics = MetricsPort.open("--metrics-port", p.bind, p.metricsPort);
     SensorServer s =
         metrics.closeIfFails(() -> SensorServer.start(p, builder, transport.channels()));

@@ -9,8 +9,10 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.netweather.forecaster.ForecasterProperties;
 import org.netweather.memoryhost.MemoryHostProperties;
+import org.netweather.model.SeriesName;
 import org.netweather.nameserver.NameserverProperties;
 import org.netweather.proxy.ProxyProperties;
+import org.netweather.runtime.Addresses;
 import org.netweather.runtime.config.ConfigException;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
@@ -42,12 +44,28 @@ final class UpPlan {
   private final ConfigValues up;
   private final Path file;
   private final Map<String, Map<String, YamlConfigFile.Entry>> sections;
+  private final String host;
+  private final AdvertisedAddress advertised;
 
   private UpPlan(
-      ConfigValues up, Path file, Map<String, Map<String, YamlConfigFile.Entry>> sections) {
+      ConfigValues up,
+      Path file,
+      Map<String, Map<String, YamlConfigFile.Entry>> sections,
+      LocalAddresses net) {
     this.up = up;
     this.file = file;
     this.sections = sections;
+    String configured = up.get(UpProperties.HOST);
+    this.host = configured.isEmpty() ? Addresses.localHostName() : configured;
+    String problem = SeriesName.nameProblem("host", host);
+    if (problem != null) {
+      throw new ConfigException(
+          problem
+              + (configured.isEmpty() ? " (this machine's host name)" : "")
+              + "; give --host NAME");
+    }
+    this.advertised =
+        AdvertisedAddress.choose(up.get(UpProperties.ADVERTISE), listenAll(), host, net);
   }
 
   /**
@@ -55,6 +73,11 @@ final class UpPlan {
    * section.
    */
   static UpPlan read(Path file, UnaryOperator<ConfigValues.Builder> flags) {
+    return read(file, flags, LocalAddresses.system());
+  }
+
+  /** As {@link #read(Path, UnaryOperator)}, looking at {@code net} for this machine's addresses. */
+  static UpPlan read(Path file, UnaryOperator<ConfigValues.Builder> flags, LocalAddresses net) {
     Map<String, Map<String, YamlConfigFile.Entry>> sections = new LinkedHashMap<>();
     Path path = null;
     if (file != null) {
@@ -84,15 +107,26 @@ final class UpPlan {
     if (path != null) {
       b.entries(path, sections.getOrDefault("up", Map.of()));
     }
-    return new UpPlan(flags.apply(b).build(), path, sections);
+    return new UpPlan(flags.apply(b).build(), path, sections, net);
   }
 
   ConfigValues up() {
     return up;
   }
 
+  /** This machine's name: in its series, its sensor's and its proxy's cluster membership. */
   String host() {
-    return up.get(UpProperties.HOST);
+    return host;
+  }
+
+  /** The address every daemon registers at, why, and what other hosts would get wrong. */
+  AdvertisedAddress advertised() {
+    return advertised;
+  }
+
+  /** The dashboard's port, or -1 for no dashboard. */
+  int webPort() {
+    return up.get(UpProperties.NO_WEB) ? -1 : up.get(UpProperties.WEB_PORT);
   }
 
   Path dataDir() {
@@ -135,6 +169,8 @@ final class UpPlan {
                 new Wire<>(NameserverProperties.DATA_DIR, dir("nameserver"), UpProperties.DATA_DIR),
                 new Wire<>(NameserverProperties.HOST, host(), UpProperties.HOST),
                 new Wire<>(
+                    NameserverProperties.ADVERTISE, advertised.address(), UpProperties.ADVERTISE),
+                new Wire<>(
                     NameserverProperties.METRICS_PORT, metricsPort(), UpProperties.METRICS_PORT))));
   }
 
@@ -150,6 +186,8 @@ final class UpPlan {
                     UpProperties.MEMORY_PORT),
                 new Wire<>(MemoryHostProperties.DATA_DIR, dir("memory"), UpProperties.DATA_DIR),
                 new Wire<>(MemoryHostProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(
+                    MemoryHostProperties.ADVERTISE, advertised.address(), UpProperties.ADVERTISE),
                 new Wire<>(
                     MemoryHostProperties.NAMESERVER,
                     nameserver(nameserverPort),
@@ -169,6 +207,8 @@ final class UpPlan {
                     UpProperties.FORECASTER_PORT),
                 new Wire<>(ForecasterProperties.HOST, host(), UpProperties.HOST),
                 new Wire<>(
+                    ForecasterProperties.ADVERTISE, advertised.address(), UpProperties.ADVERTISE),
+                new Wire<>(
                     ForecasterProperties.NAMESERVER,
                     nameserver(nameserverPort),
                     UpProperties.NAMESERVER_PORT),
@@ -184,6 +224,7 @@ final class UpPlan {
                 new Wire<>(
                     ProxyProperties.PORT, up.get(UpProperties.PROXY_PORT), UpProperties.PROXY_PORT),
                 new Wire<>(ProxyProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(ProxyProperties.ADVERTISE, advertised.address(), UpProperties.ADVERTISE),
                 new Wire<>(
                     ProxyProperties.NAMESERVER,
                     nameserver(nameserverPort),
@@ -200,6 +241,8 @@ final class UpPlan {
             SensorProperties.SCHEMA,
             List.of(
                 new Wire<>(SensorProperties.HOST, host(), UpProperties.HOST),
+                new Wire<>(
+                    SensorProperties.ADVERTISE, advertised.address(), UpProperties.ADVERTISE),
                 new Wire<>(
                     SensorProperties.PORT,
                     up.get(UpProperties.SENSOR_PORT),
@@ -226,8 +269,9 @@ final class UpPlan {
     return dataDir().resolve(daemon).toString();
   }
 
-  private String nameserver(int port) {
-    return host() + ":" + port;
+  /** The daemons of this process dial their nameserver on loopback, where it always listens. */
+  private static String nameserver(int port) {
+    return AdvertisedAddress.LOOPBACK_NAME + ":" + port;
   }
 
   /** The daemon's defaults, then its section of the file, then what {@code up} wires. */
@@ -266,6 +310,18 @@ final class UpPlan {
     b.set(
         w.setting(),
         w.value(),
-        Source.derived("nws up, from up." + w.from().key() + " (" + up.source(w.from()) + ")"));
+        Source.derived("nws up, from up." + w.from().key() + " (" + source(w.from()) + ")"));
+  }
+
+  /** Where {@code up}'s setting came from; for a default that looks at the machine, what it saw. */
+  private String source(Setting<?> s) {
+    String given = up.source(s).toString();
+    if (s == UpProperties.HOST && up.get(UpProperties.HOST).isEmpty()) {
+      return given + ": this machine's host name";
+    }
+    if (s == UpProperties.ADVERTISE && up.get(UpProperties.ADVERTISE).isEmpty()) {
+      return given + ": " + advertised.why();
+    }
+    return given;
   }
 }

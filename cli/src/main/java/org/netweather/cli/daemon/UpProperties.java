@@ -22,7 +22,19 @@ final class UpProperties {
               "Where every daemon keeps its data, each in a directory named after it.")
           .label("DIR");
   static final Setting<String> HOST =
-      Setting.text("host", "localhost", "Host name the daemons advertise.");
+      Setting.text(
+          "host",
+          "",
+          "This machine's name in its series (cpu.availability:HOST) and registrations; empty means"
+              + " its host name.");
+  static final Setting<String> ADVERTISE =
+      Setting.text(
+              "advertise",
+              "",
+              "Address other hosts dial to reach every daemon (each registers ADDR:PORT). Empty"
+                  + " means localhost, or with listenAll this machine's address (its host name's,"
+                  + " else its interface's).")
+          .label("ADDR");
   static final Setting<Integer> NAMESERVER_PORT =
       daemonPort("nameserverPort", NameserverProperties.PORT);
   static final Setting<Integer> MEMORY_PORT = daemonPort("memoryPort", MemoryHostProperties.PORT);
@@ -50,11 +62,19 @@ final class UpProperties {
           "Listen on every interface; by default every daemon (and the sensor's probe listener)"
               + " listens on loopback only, unreachable from other machines.");
 
+  static final Setting<Integer> WEB_PORT =
+      Setting.integer("webPort", 8095, "The dashboard's HTTP port; 0 picks a free one.")
+          .between(0, 65535)
+          .label("PORT");
+  static final Setting<Boolean> NO_WEB =
+      Setting.bool("noWeb", false, "Leave the dashboard (nws web) out.");
+
   static final ConfigSchema SCHEMA =
       ConfigSchema.of(
               "up",
               DATA_DIR,
               HOST,
+              ADVERTISE,
               NAMESERVER_PORT,
               MEMORY_PORT,
               FORECASTER_PORT,
@@ -63,7 +83,9 @@ final class UpProperties {
               PROBE_PORT,
               METRICS_PORT,
               CLUSTER,
-              LISTEN_ALL)
+              LISTEN_ALL,
+              WEB_PORT,
+              NO_WEB)
           .plus(LogSettings.SETTINGS);
 
   private UpProperties() {}

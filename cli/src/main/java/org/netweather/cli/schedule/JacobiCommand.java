@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
       "AppLeS Jacobi2D strip partitioning (Berman et al., SC'96): choose hosts by logical "
           + "distance from a locus and strip widths that finish each iteration together.",
       "Hosts need a secondsPerPoint parameter (dedicated CPU seconds per grid point) and a CPU "
-          + "availability forecast; see the snapshot file format in the README."
+          + "availability forecast; see the snapshot file format in docs/cli.md."
     })
 public final class JacobiCommand implements Callable<Integer> {
   private static final int TEXT_CANDIDATES = 20;

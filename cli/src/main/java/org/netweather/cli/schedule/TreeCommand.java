@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
       "Interference-aware task farming on a tree overlay (Kreaseck et al.): which children a "
           + "parent serves first, which never (IR_s·Z·C >= 1), and the steady-state throughput "
           + "bound; with --simulate, each protocol's makespan relative to RootComputes.",
-      "The tree file format is described in the README (and TreeReader's javadoc)."
+      "The tree file format is described in docs/cli.md (and TreeReader's javadoc)."
     })
 public final class TreeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

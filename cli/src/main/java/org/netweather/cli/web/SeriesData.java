@@ -15,8 +15,8 @@ import org.netweather.model.Resource;
  * A series page's data as JSON: the measurements, and for each the forecast made one step before
  * with its interval (the forecaster's default coverage, clipped to the resource's range), the
  * method that served it and its absolute error; the same replay as {@code nws plot} ({@link
- * ForecastReplay}). Then the headline: the forecast of the next value, its interval and method,
- * and how old the last measurement is.
+ * ForecastReplay}). Then the headline: the forecast of the next value, its interval and method, and
+ * how old the last measurement is.
  */
 final class SeriesData {
   private SeriesData() {}

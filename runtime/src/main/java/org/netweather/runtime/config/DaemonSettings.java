@@ -33,7 +33,23 @@ public final class DaemonSettings {
   }
 
   public static Setting<String> host() {
-    return Setting.text("host", "", "Host name to advertise; empty means this machine's name.");
+    return Setting.text(
+        "host",
+        "",
+        "This host's name (the daemon registers as KIND@HOST); empty means the machine's.");
+  }
+
+  /**
+   * The address others dial: a daemon registers {@code ADVERTISE:PORT}. Apart from the host name,
+   * because a name other hosts cannot resolve (or one mapped to loopback) must not rename series.
+   */
+  public static Setting<String> advertise() {
+    return Setting.text(
+            "advertise",
+            "",
+            "Address other hosts dial to reach this daemon (it registers ADDR:PORT); empty means"
+                + " host.")
+        .label("ADDR");
   }
 
   /** The registration name; empty means {@code kind@HOST}. */

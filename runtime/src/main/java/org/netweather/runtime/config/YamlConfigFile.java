@@ -20,6 +20,16 @@ import java.util.Map;
  * (as in the file {@code nws up} reads, one section per daemon).
  */
 public final class YamlConfigFile {
+  /**
+   * The largest config file read. A site's config is a few kilobytes; the bound keeps a stray or
+   * hostile file (a 30 MB string) from keeping a daemon or {@code nws config show} busy for
+   * minutes.
+   */
+  public static final int MAX_FILE_BYTES = 1 << 20;
+
+  /** The longest key or value in a config file, in characters. */
+  public static final int MAX_STRING_CHARS = 64 * 1024;
+
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   /**
@@ -59,6 +69,23 @@ public final class YamlConfigFile {
               + ": cannot be read"
               + (Files.isDirectory(path) ? " (it is a directory)" : ""));
     }
+    long size;
+    try {
+      size = Files.size(path);
+    } catch (IOException e) {
+      throw new ConfigException(
+          "config file " + path + ": cannot be read (" + e.getMessage() + ")");
+    }
+    if (size > MAX_FILE_BYTES) {
+      throw new ConfigException(
+          "config file "
+              + path
+              + ": "
+              + size
+              + " bytes, more than the "
+              + MAX_FILE_BYTES
+              + " bytes a config file may have");
+    }
     try (JsonParser p = YAML.createParser(path.toFile())) {
       JsonToken first = p.nextToken();
       if (first == null) {
@@ -89,7 +116,11 @@ public final class YamlConfigFile {
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String key = p.currentName();
       JsonLocation where = p.currentTokenLocation();
+      checkLength(path, where, key);
       JsonToken t = p.nextToken();
+      if (t.isScalarValue()) {
+        checkLength(path, p.currentTokenLocation(), p.getText());
+      }
       Entry entry =
           t == JsonToken.START_OBJECT
               ? new Entry(key, where.getLineNr(), where.getColumnNr(), null, mapping(path, p))
@@ -99,6 +130,19 @@ public final class YamlConfigFile {
       }
     }
     return Collections.unmodifiableMap(out);
+  }
+
+  // A config needs no long strings; a list of them is bounded by the file's size.
+  private static void checkLength(Path path, JsonLocation where, String text) {
+    if (text != null && text.length() > MAX_STRING_CHARS) {
+      throw new ConfigException(
+          at(path, where)
+              + ": a key or value of "
+              + text.length()
+              + " characters, longer than the "
+              + MAX_STRING_CHARS
+              + " a config file may have");
+    }
   }
 
   private static String at(Path path, JsonLocation where) {

@@ -19,6 +19,7 @@ import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +134,8 @@ class DaemonTransportLimitsTest {
       await(calls.open, 0);
       assertEquals(0, failed.get());
       assertEquals(limit, calls.most.get());
+      // The server stops before the transport that owns its event loops closes.
+      server.shutdownNow().awaitTermination(20, TimeUnit.SECONDS);
     }
   }
 }

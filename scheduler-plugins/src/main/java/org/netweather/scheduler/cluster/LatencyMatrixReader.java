@@ -1,6 +1,7 @@
 package org.netweather.scheduler.cluster;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -28,6 +29,9 @@ public final class LatencyMatrixReader {
       return parse(Files.readAllLines(file), file.toString(), symmetry);
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(file + ": no such file");
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(
+          file + ": not UTF-8 text (a binary file?); expected a CSV latency matrix");
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage());
     }

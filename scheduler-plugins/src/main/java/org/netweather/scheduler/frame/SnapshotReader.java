@@ -7,6 +7,7 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -39,6 +40,9 @@ public final class SnapshotReader {
       json = Files.readString(file);
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(file + ": no such file");
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(
+          file + ": not UTF-8 text (a binary file?); expected a JSON snapshot");
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": cannot read (" + e.getMessage() + ")");
     }

@@ -5,6 +5,7 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -66,6 +67,9 @@ public final class PipelineReader {
       return parse(Files.readString(file), file.toString());
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(file + ": no such file");
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(
+          file + ": not UTF-8 text (a binary file?); expected a JSON pipeline");
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage());
     }

@@ -5,6 +5,7 @@ import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
 import org.netweather.runtime.config.Setting;
 import org.netweather.runtime.logging.LogSettings;
+import org.netweather.runtime.tls.ConnectionSettings;
 import org.netweather.runtime.tls.TlsFiles;
 import org.netweather.sensor.spool.SpoolOptions;
 
@@ -16,10 +17,7 @@ public final class SensorProperties {
   public static final Setting<String> HOST =
       Setting.text(
           "host", "", "This host's name in series names; empty means the machine's host name.");
-  public static final Setting<String> ADVERTISE =
-      Setting.text(
-              "advertise", "", "Address other daemons use to reach this sensor; empty means host.")
-          .label("ADDR");
+  public static final Setting<String> ADVERTISE = DaemonSettings.advertise();
   public static final Setting<String> BIND =
       Setting.text(
               "bind",
@@ -133,7 +131,8 @@ public final class SensorProperties {
               TLS_KEY,
               TLS_CA,
               TLS_ANONYMOUS_READS)
-          .plus(LogSettings.SETTINGS);
+          .plus(LogSettings.SETTINGS)
+          .plus(ConnectionSettings.SETTINGS);
 
   public final String host;
   public final String advertise;

@@ -3,6 +3,7 @@ package org.netweather.forecaster.battery.evaluation;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +16,9 @@ import java.util.Arrays;
 /**
  * Reads a trace CSV: a header {@code timestamp,value}, then one measurement per line with the
  * timestamp as {@code YYYY-MM-DD HH:MM:SS} (UTC) or epoch milliseconds. Blank lines are skipped;
- * anything else that does not fit is rejected with an {@link IllegalArgumentException} naming the
- * file and line, because a silently skipped row would shift every later forecast.
+ * anything else that does not fit (bytes that are not UTF-8 too) is rejected with an {@link
+ * IllegalArgumentException} naming the file and line, because a silently skipped row would shift
+ * every later forecast.
  *
  * <pre>{@code
  * Trace trace = TraceReader.read(Path.of("traces/nab/ec2_cpu_utilization_24ae8d.csv"));
@@ -37,6 +39,9 @@ public final class TraceReader {
             : fileName;
     try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       return read(name, file.toString(), reader);
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(
+          file + ": not UTF-8 text (a binary file?); expected a CSV trace 'timestamp,value'");
     }
   }
 
