@@ -66,11 +66,13 @@ final class AppendStreams implements AutoCloseable {
       throw Status.fromThrowable(e.getCause()).asRuntimeException();
     }
     if (r.getCode() != Status.Code.OK.value()) {
-      throw Status.fromCodeValue(r.getCode()).withDescription(r.getMessage()).asRuntimeException();
+      throw ServerTime.refusal(
+          Status.fromCodeValue(r.getCode()).withDescription(r.getMessage()), r.getServerTimeMs());
     }
     return AppendResponse.newBuilder()
         .setStored(r.getStored())
         .setDuplicates(r.getDuplicates())
+        .setServerTimeMs(r.getServerTimeMs())
         .build();
   }
 

@@ -7,6 +7,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.netweather.api.v1.AppendStreamRequest;
 import org.netweather.api.v1.AppendStreamResponse;
 import org.netweather.api.v1.SeriesPoints;
@@ -27,6 +28,7 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
   private final Function<List<SeriesPoints>, CompletableFuture<MeasurementStore.Result>> submit;
   private final ServerCallStreamObserver<AppendStreamResponse> out;
   private final Runnable onCancel;
+  private final LongSupplier clockMs;
   // All guarded by this: answers come from the writer's completions, requests from the transport.
   private int inFlight;
   private int owed;
@@ -36,14 +38,18 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
   /**
    * @param submit validates and queues one request's batches, as Append does
    * @param onCancel run once if the caller cancels the stream or goes away
+   * @param clockMs this memory-host's clock, sent in every answer so a caller can tell its own is
+   *     wrong
    */
   AppendStream(
       Function<List<SeriesPoints>, CompletableFuture<MeasurementStore.Result>> submit,
       ServerCallStreamObserver<AppendStreamResponse> out,
-      Runnable onCancel) {
+      Runnable onCancel,
+      LongSupplier clockMs) {
     this.submit = submit;
     this.out = out;
     this.onCancel = onCancel;
+    this.clockMs = clockMs;
     out.disableAutoRequest();
     out.setOnCancelHandler(this::cancelled);
     out.setOnReadyHandler(this::ready);
@@ -69,13 +75,15 @@ final class AppendStream implements StreamObserver<AppendStreamRequest> {
                             .setSeq(seq)
                             .setStored(r.stored())
                             .setDuplicates(r.duplicates())
+                            .setServerTimeMs(clockMs.getAsLong())
                             .build()
                         : refusal(seq, MemoryHostService.statusOf(err).getStatus())));
   }
 
-  private static AppendStreamResponse refusal(long seq, Status status) {
+  private AppendStreamResponse refusal(long seq, Status status) {
     return AppendStreamResponse.newBuilder()
         .setSeq(seq)
+        .setServerTimeMs(clockMs.getAsLong())
         .setCode(status.getCode().value())
         .setMessage(status.getDescription() == null ? "" : status.getDescription())
         .build();

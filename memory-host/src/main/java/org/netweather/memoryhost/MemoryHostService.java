@@ -102,6 +102,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
                     AppendResponse.newBuilder()
                         .setStored(r.stored())
                         .setDuplicates(r.duplicates())
+                        .setServerTimeMs(clock.millis())
                         .build());
                 out.onCompleted();
               } else {
@@ -158,7 +159,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
     // A call ends either closed by the server (answered, or refused by authorization) or
     // cancelled (the caller went away); each gives the slot back.
     call.setOnCloseHandler(release);
-    return new AppendStream(batches -> submit(batches, caller), call, release);
+    return new AppendStream(batches -> submit(batches, caller), call, release, clock::millis);
   }
 
   /**

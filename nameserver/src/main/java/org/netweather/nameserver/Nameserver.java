@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.MissingDaemon;
 import org.netweather.api.v1.Registration;
@@ -30,6 +31,8 @@ import org.netweather.nameserver.JournalEntry.Forgotten;
 import org.netweather.nameserver.JournalEntry.Registered;
 import org.netweather.nameserver.JournalEntry.Renewed;
 import org.netweather.nameserver.JournalEntry.Unregistered;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The nameserver's state and rules: registrations with leases, attribute search, the series
@@ -65,6 +68,7 @@ import org.netweather.nameserver.JournalEntry.Unregistered;
  * is the only slow step.
  */
 public final class Nameserver implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Nameserver.class);
   public static final String MEMORY_KIND = "memory";
   static final long MIN_TTL_SECONDS = 1;
   static final long MAX_TTL_SECONDS = 86_400;
@@ -91,6 +95,8 @@ public final class Nameserver implements AutoCloseable {
   private final TreeMap<String, Clique> cliques = new TreeMap<>();
   private final Map<String, List<Consumer<List<Clique>>>> cliqueWatchers = new HashMap<>();
   private final Departures departures;
+  private final StallWatch stalls;
+  private long stallsSeen;
 
   /** A registration and its lease; the expiry moves in place on every heartbeat. */
   private static final class Lease {
@@ -134,11 +140,17 @@ public final class Nameserver implements AutoCloseable {
     }
   }
 
-  private Nameserver(Clock clock, Journal journal, long compactMinBytes, Departures departures) {
+  private Nameserver(
+      Clock clock,
+      Journal journal,
+      long compactMinBytes,
+      Departures departures,
+      LongSupplier nanoTime) {
     this.clock = clock;
     this.journal = journal;
     this.compactMinBytes = compactMinBytes;
     this.departures = departures;
+    this.stalls = new StallWatch(nanoTime);
   }
 
   /** Opens (or creates) the state kept in {@code dir}. */
@@ -166,8 +178,24 @@ public final class Nameserver implements AutoCloseable {
 
   private static Nameserver open(Path dir, Clock clock, long compactMinBytes, Departures departures)
       throws IOException {
+    return open(dir, clock, compactMinBytes, departures, System::nanoTime);
+  }
+
+  /** As {@link #open(Path, Clock)}, with the monotonic clock that times stalls (nanoseconds). */
+  static Nameserver open(Path dir, Clock clock, LongSupplier nanoTime) throws IOException {
+    return open(
+        dir,
+        clock,
+        DEFAULT_COMPACT_MIN_BYTES,
+        new Departures(Departures.DEFAULT_MAX_COUNT, Departures.DEFAULT_MAX_AGE),
+        nanoTime);
+  }
+
+  private static Nameserver open(
+      Path dir, Clock clock, long compactMinBytes, Departures departures, LongSupplier nanoTime)
+      throws IOException {
     Journal journal = new Journal(dir);
-    Nameserver ns = new Nameserver(clock, journal, compactMinBytes, departures);
+    Nameserver ns = new Nameserver(clock, journal, compactMinBytes, departures, nanoTime);
     ns.replay(journal.load());
     return ns;
   }
@@ -276,7 +304,7 @@ public final class Nameserver implements AutoCloseable {
 
   private List<JournalEntry> stateEntries() {
     List<JournalEntry> state = new ArrayList<>();
-    long now = clock.millis();
+    long now = leaseNow();
     for (Lease l : byName.values()) {
       if (l.liveAt(now)) {
         state.add(new Registered(l.leaseId, l.ttlMs, l.registration()));
@@ -302,7 +330,7 @@ public final class Nameserver implements AutoCloseable {
               + MAX_TTL_SECONDS
               + "]");
     }
-    long now = clock.millis();
+    long now = leaseNow();
     long ttlMs = ttlSeconds * 1000;
     Registration stored = r.toBuilder().setRegisteredMs(now).setExpiresMs(now + ttlMs).build();
     Registered entry = new Registered(UUID.randomUUID().toString(), ttlMs, stored);
@@ -320,12 +348,59 @@ public final class Nameserver implements AutoCloseable {
       throw new IllegalArgumentException("lease_id is empty");
     }
     Lease l = byLease.get(leaseId);
-    long now = clock.millis();
+    // Before judging it: a heartbeat after a long silence is a sign the nameserver was cut off.
+    stalls.heartbeat(l == null ? 0 : l.ttlMs);
+    long now = leaseNow();
     if (l == null || !l.liveAt(now)) {
       return 0;
     }
     l.expiresMs = now + l.ttlMs;
     return l.expiresMs;
+  }
+
+  /**
+   * Tells it that {@link #sweep} runs every {@code period} from now on, so that a sweep much later
+   * than that is taken as a stall of the nameserver (see {@link StallWatch}).
+   */
+  public synchronized void sweepsEvery(Duration period) {
+    stalls.sweepsEvery(period.toMillis());
+  }
+
+  /** Times the nameserver found it had stalled or been cut off, and granted leases a TTL. */
+  public synchronized long stallsSeen() {
+    return stallsSeen;
+  }
+
+  /** This nameserver's clock, Unix epoch milliseconds, for answers that tell callers its time. */
+  public long millis() {
+    return clock.millis();
+  }
+
+  /**
+   * The wall-clock time leases are judged at, after the grace for a stall: if the nameserver was
+   * away (paused, or unreachable), every lease that was live when that began gets one full TTL from
+   * now before anything is judged expired, as after a restart. Its holders renew on their next try;
+   * a daemon truly gone expires one TTL later.
+   */
+  private long leaseNow() {
+    long now = clock.millis();
+    long away = stalls.awayMs();
+    if (away > 0) {
+      int granted = 0;
+      for (Lease l : byName.values()) {
+        if (l.expiresMs > now - away) {
+          l.expiresMs = Math.max(l.expiresMs, now + l.ttlMs);
+          granted++;
+        }
+      }
+      stallsSeen++;
+      log.warn(
+          "the nameserver could not serve for {} s (paused, or cut off from every daemon); {}"
+              + " leases get one more TTL from now, as after a restart",
+          away / 1000,
+          granted);
+    }
+    return now;
   }
 
   /** Removes a registration; false if there was no live one. */
@@ -335,7 +410,7 @@ public final class Nameserver implements AutoCloseable {
     if (byName.containsKey(name)) {
       commit(List.of(new Unregistered(name)), true);
     }
-    long now = clock.millis();
+    long now = leaseNow();
     live.ifPresent(r -> departures.add(r, now, "unregistered", now));
     return live.isPresent();
   }
@@ -345,7 +420,8 @@ public final class Nameserver implements AutoCloseable {
    * pass over the registrations; the server runs it every few seconds.
    */
   public synchronized void sweep() {
-    long now = clock.millis();
+    long now = leaseNow();
+    stalls.swept();
     List<Lease> expired = new ArrayList<>();
     for (Lease l : byName.values()) {
       if (!l.liveAt(now)) {
@@ -373,7 +449,7 @@ public final class Nameserver implements AutoCloseable {
   public synchronized Optional<Registration> lookup(String name) {
     RegistrationRules.checkName(name);
     Lease l = byName.get(name);
-    return l != null && l.liveAt(clock.millis()) ? Optional.of(l.registration()) : Optional.empty();
+    return l != null && l.liveAt(leaseNow()) ? Optional.of(l.registration()) : Optional.empty();
   }
 
   /** Live registrations matching {@code filter}, sorted by name. */
@@ -383,7 +459,7 @@ public final class Nameserver implements AutoCloseable {
 
   /** One page of {@link #search(Filter)}, after {@code pageToken} (empty: the first page). */
   public synchronized Page<Registration> search(Filter filter, String pageToken, int pageSize) {
-    long now = clock.millis();
+    long now = leaseNow();
     NavigableMap<String, Lease> scope = byName;
     Set<String> candidates = filter.candidates(index::names);
     if (candidates != null) {
@@ -419,7 +495,7 @@ public final class Nameserver implements AutoCloseable {
     for (String s : series) {
       SeriesName.parse(s);
     }
-    long now = clock.millis();
+    long now = leaseNow();
     List<Lease> live = new ArrayList<>();
     for (Lease l : byName.values()) {
       if (l.liveAt(now) && MEMORY_KIND.equals(l.stale().getKind())) {
@@ -462,7 +538,7 @@ public final class Nameserver implements AutoCloseable {
 
   /** Registrations whose lease is live now. */
   public synchronized int liveRegistrations() {
-    long now = clock.millis();
+    long now = leaseNow();
     int n = 0;
     for (Lease l : byName.values()) {
       if (l.liveAt(now)) {
@@ -527,7 +603,7 @@ public final class Nameserver implements AutoCloseable {
     return SeriesAssignment.newBuilder()
         .setSeries(a.series())
         .setMemoryHost(a.memoryHost())
-        .setAddress(l != null && l.liveAt(clock.millis()) ? l.stale().getAddress() : "")
+        .setAddress(l != null && l.liveAt(leaseNow()) ? l.stale().getAddress() : "")
         .setAssignedMs(a.assignedMs())
         .build();
   }

@@ -84,6 +84,8 @@ public final class NameserverServer implements AutoCloseable {
               SELF_TTL_SECONDS / 3,
               TimeUnit.SECONDS);
           // Expired leases leave the registrations for the missing list, which bounds them.
+          // A sweep far later than this period is how the nameserver notices its own stall.
+          ns.sweepsEvery(Duration.ofSeconds(SWEEP_SECONDS));
           renew.scheduleWithFixedDelay(ns::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
           return new NameserverServer(ns, daemon);
         });

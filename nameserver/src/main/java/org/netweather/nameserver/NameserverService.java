@@ -122,6 +122,7 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
           return RegisterResponse.newBuilder()
               .setLeaseId(r.leaseId())
               .setExpiresMs(r.registration().getExpiresMs())
+              .setServerTimeMs(ns.millis())
               .build();
         });
   }
@@ -150,7 +151,8 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
               "lease '" + req.getLeaseId() + "' is unknown or expired; register again"));
       return;
     }
-    out.onNext(HeartbeatResponse.newBuilder().setExpiresMs(expires).build());
+    out.onNext(
+        HeartbeatResponse.newBuilder().setExpiresMs(expires).setServerTimeMs(ns.millis()).build());
     out.onCompleted();
   }
 

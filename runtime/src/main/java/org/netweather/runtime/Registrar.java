@@ -4,10 +4,12 @@ import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.HeartbeatRequest;
+import org.netweather.api.v1.HeartbeatResponse;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.RegisterRequest;
 import org.netweather.api.v1.RegisterResponse;
@@ -19,22 +21,46 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps one daemon registered with the nameserver: registers, heartbeats every third of the TTL,
  * and registers again whenever the nameserver has forgotten the lease (it expired, or the
- * nameserver lost it). A nameserver that is down is retried at the heartbeat pace; the daemon keeps
- * working meanwhile.
+ * nameserver lost it). After a failed try it tries again within seconds (1 s, then doubling up to
+ * {@link #MAX_RETRY_MS}) rather than a whole period later: a nameserver that stalled or was cut off
+ * for most of a TTL leaves little of it, and the lease must be renewed as soon as it answers again.
+ * The daemon keeps working meanwhile.
+ *
+ * <p>Every answer carries the nameserver's clock; a {@link ServerTimeListener} hears it, with the
+ * call's round trip, so a daemon can tell its own clock is wrong.
  *
  * <p>Thread-safety: all work runs on the injected scheduler.
  */
 public final class Registrar implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Registrar.class);
   private static final long RPC_DEADLINE_MS = 5_000;
+  static final long FIRST_RETRY_MS = 1_000;
+  static final long MAX_RETRY_MS = 5_000;
+
+  /** Hears the nameserver's clock from each answer. */
+  @FunctionalInterface
+  public interface ServerTimeListener {
+    /**
+     * Called after each answer, on the registrar's thread; must not block.
+     *
+     * @param serverTimeMs the nameserver's clock when it answered, Unix epoch milliseconds
+     * @param roundTripNanos how long the call took; the answer was made about half-way through
+     */
+    void answered(long serverTimeMs, long roundTripNanos);
+  }
 
   private final NameserverGrpc.NameserverBlockingStub stub;
-  private final Registration registration;
+  private volatile Registration registration;
   private final Duration ttl;
   private final ScheduledExecutorService scheduler;
   private final boolean unregisterOnClose;
+  private volatile ServerTimeListener serverTime = (t, rtt) -> {};
   private volatile String leaseId;
   private volatile boolean registered;
+  private final Object beatLock = new Object();
+  private Registration registeredRecord; // what the lease was last registered with
+  private long retryMs;
+  private boolean closed;
   private ScheduledFuture<?> task;
 
   /**
@@ -56,22 +82,78 @@ public final class Registrar implements AutoCloseable {
     this.unregisterOnClose = unregisterOnClose;
   }
 
-  /** Registers now (if the nameserver answers) and keeps the lease alive from then on. */
-  public synchronized Registrar start() {
-    beat();
-    long period = Math.max(200, ttl.toMillis() / 3);
-    task = scheduler.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
+  /** Hears the nameserver's clock from every answer from now on; set it before {@link #start}. */
+  public Registrar serverTime(ServerTimeListener listener) {
+    this.serverTime = listener;
     return this;
   }
 
-  private void beat() {
-    try {
-      if (leaseId != null) {
+  /** Registers now (if the nameserver answers) and keeps the lease alive from then on. */
+  public Registrar start() {
+    tick();
+    return this;
+  }
+
+  /**
+   * Replaces what is registered (new attributes, say) and registers it at once, in the background;
+   * the lease carries on under the new record.
+   */
+  public void update(Registration newRegistration) {
+    registration = newRegistration;
+    synchronized (this) {
+      if (!closed) {
         try {
-          stub.withDeadlineAfter(RPC_DEADLINE_MS, TimeUnit.MILLISECONDS)
-              .heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leaseId).build());
+          scheduler.execute(this::beat);
+        } catch (RejectedExecutionException e) {
+          // shutting down: the record goes with the daemon
+        }
+      }
+    }
+  }
+
+  /** Heartbeat period: a third of the TTL. */
+  long periodMs() {
+    return Math.max(200, ttl.toMillis() / 3);
+  }
+
+  private void tick() {
+    boolean ok = beat(); // not under the lock: close() need not wait for a call
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      long next;
+      if (ok) {
+        retryMs = 0;
+        next = periodMs();
+      } else {
+        retryMs = retryMs == 0 ? FIRST_RETRY_MS : Math.min(MAX_RETRY_MS, retryMs * 2);
+        next = Math.min(retryMs, periodMs());
+      }
+      task = scheduler.schedule(this::tick, next, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** One heartbeat (or registration); whether the nameserver now holds a lease for this daemon. */
+  private boolean beat() {
+    synchronized (beatLock) { // one try at a time: update() adds tries of its own
+      return beatOnce();
+    }
+  }
+
+  private boolean beatOnce() {
+    Registration registration = this.registration; // one record for the whole try
+    try {
+      // A heartbeat renews the lease only; a record that changed needs a Register.
+      if (leaseId != null && registration.equals(registeredRecord)) {
+        try {
+          long t0 = System.nanoTime();
+          HeartbeatResponse r =
+              stub.withDeadlineAfter(RPC_DEADLINE_MS, TimeUnit.MILLISECONDS)
+                  .heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leaseId).build());
+          heard(r.getServerTimeMs(), System.nanoTime() - t0);
           registered = true;
-          return;
+          return true;
         } catch (StatusRuntimeException e) {
           if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
             throw e;
@@ -79,6 +161,7 @@ public final class Registrar implements AutoCloseable {
           log.info("nameserver forgot lease of {}; registering again", registration.getName());
         }
       }
+      long t0 = System.nanoTime();
       RegisterResponse r =
           stub.withDeadlineAfter(RPC_DEADLINE_MS, TimeUnit.MILLISECONDS)
               .register(
@@ -86,7 +169,9 @@ public final class Registrar implements AutoCloseable {
                       .setRegistration(registration)
                       .setTtlSeconds(Math.max(1, ttl.toSeconds()))
                       .build());
+      heard(r.getServerTimeMs(), System.nanoTime() - t0);
       leaseId = r.getLeaseId();
+      registeredRecord = registration;
       if (!registered) {
         log.info(
             "registered {} ({}) at {}",
@@ -95,9 +180,14 @@ public final class Registrar implements AutoCloseable {
             registration.getAddress());
       }
       registered = true;
+      return true;
     } catch (StatusRuntimeException e) {
       if (registered) {
-        log.warn("nameserver unreachable for {}: {}", registration.getName(), e.getStatus());
+        log.warn(
+            "nameserver unreachable for {}: {}; trying again within {} s",
+            registration.getName(),
+            e.getStatus(),
+            MAX_RETRY_MS / 1000);
       } else {
         // Not registered yet: say why on every try (repeats are folded into a count).
         log.warn(
@@ -111,11 +201,23 @@ public final class Registrar implements AutoCloseable {
       log.error("registration of {} failed", registration.getName(), e);
       registered = false;
     }
+    return false;
+  }
+
+  private void heard(long serverTimeMs, long roundTripNanos) {
+    if (serverTimeMs > 0) { // 0: a nameserver older than the field
+      try {
+        serverTime.answered(serverTimeMs, roundTripNanos);
+      } catch (RuntimeException e) {
+        log.warn("server time listener failed", e);
+      }
+    }
   }
 
   /** Stops heartbeating and, if so configured, removes the registration (best effort). */
   @Override
   public synchronized void close() {
+    closed = true;
     if (task != null) {
       task.cancel(false);
     }

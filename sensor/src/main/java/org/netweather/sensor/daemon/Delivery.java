@@ -12,11 +12,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.ObjLongConsumer;
 import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.AppendResponse;
 import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.SeriesAssignment;
 import org.netweather.api.v1.SeriesPoints;
 import org.netweather.client.NetWeatherClient;
+import org.netweather.client.ServerTime;
 import org.netweather.client.TransportFailures;
 import org.netweather.sensor.spool.Spool;
 import org.netweather.sensor.spool.SpoolEntry;
@@ -45,11 +48,16 @@ public final class Delivery implements AutoCloseable {
   private static final long MAX_BACKOFF_MS = 30_000;
   private static final long PRESSURE_BACKOFF_MS = 5_000;
 
+  /** How far ahead of its clock a memory-host takes a timestamp (see memory.proto). */
+  private static final long MAX_AHEAD_MS = 60_000;
+
   private final Spool spool;
   private final NetWeatherClient client;
   private final ScheduledExecutorService scheduler;
   private final LongSupplier clockMs;
   private final boolean plaintext;
+  private final SiteClock site;
+  private final ObjLongConsumer<String> refused;
   private final Map<String, String> addressOf = new HashMap<>();
 
   /** Registration name of the memory-host at each address, for messages. */
@@ -80,11 +88,29 @@ public final class Delivery implements AutoCloseable {
       ScheduledExecutorService scheduler,
       LongSupplier clockMs,
       boolean plaintext) {
+    this(spool, client, scheduler, clockMs, plaintext, new SiteClock(clockMs), (r, n) -> {});
+  }
+
+  /**
+   * As above, learning the memory-hosts' clock into {@code site} (and moving stamps a fast clock
+   * made before its offset was known), and telling {@code refused} how many measurements a
+   * memory-host refused, by reason.
+   */
+  Delivery(
+      Spool spool,
+      NetWeatherClient client,
+      ScheduledExecutorService scheduler,
+      LongSupplier clockMs,
+      boolean plaintext,
+      SiteClock site,
+      ObjLongConsumer<String> refused) {
     this.spool = spool;
     this.client = client;
     this.scheduler = scheduler;
     this.clockMs = clockMs;
     this.plaintext = plaintext;
+    this.site = site;
+    this.refused = refused;
   }
 
   /**
@@ -221,15 +247,39 @@ public final class Delivery implements AutoCloseable {
         bySeries
             .computeIfAbsent(e.series(), s -> SeriesPoints.newBuilder().setSeries(s))
             .addPoints(
-                Measurement.newBuilder().setTimestampMs(e.timestampMs()).setValue(e.value()));
+                Measurement.newBuilder()
+                    .setTimestampMs(site.deliverable(e.timestampMs()))
+                    .setValue(e.value()));
       }
       AppendRequest.Builder req = AppendRequest.newBuilder();
       bySeries.values().forEach(req::addBatches);
+      AppendRequest request = req.build();
+      long sent = System.nanoTime();
       try {
-        client.appendOnStream(h.getKey(), req.build());
+        AppendResponse r = client.appendOnStream(h.getKey(), request);
+        site.heard(r.getServerTimeMs(), System.nanoTime() - sent, h.getKey(), true);
       } catch (StatusRuntimeException e) {
+        long serverMs = ServerTime.of(e);
+        site.heard(serverMs, System.nanoTime() - sent, h.getKey(), true);
+        if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT
+            && aheadOf(serverMs, request, e)) {
+          // This host's clock runs fast and the offset was not known when they were stamped.
+          // Now it is (the refusal carries the memory-host's clock): they stay spooled and go
+          // again at the next try, stamped with the site's time. Nothing is lost.
+          refused.accept("future_timestamp", h.getValue().size());
+          log.warn(
+              MarkerFactory.getDetachedMarker(h.getKey()),
+              "memory-host {} refused {} measurements stamped ahead of its clock ({}); they stay"
+                  + " spooled and go again stamped with the site's time",
+              h.getKey(),
+              h.getValue().size(),
+              e.getStatus().getDescription());
+          failure = e;
+          continue;
+        }
         if (e.getStatus().getCode() == Status.Code.INVALID_ARGUMENT) {
           // A measurement the memory-host will never take would block the spool forever.
+          refused.accept("invalid", h.getValue().size());
           log.error(
               "memory-host {} refused {} measurements: {}; dropping them",
               h.getKey(),
@@ -259,6 +309,25 @@ public final class Delivery implements AutoCloseable {
       throw failure;
     }
     return batch.size();
+  }
+
+  /**
+   * Whether a refusal was for timestamps ahead of the memory-host's clock: by its clock when the
+   * refusal carries it, else by its message.
+   */
+  private static boolean aheadOf(long serverMs, AppendRequest req, StatusRuntimeException e) {
+    if (serverMs <= 0) {
+      String m = e.getStatus().getDescription();
+      return m != null && m.contains("in the future");
+    }
+    for (SeriesPoints sp : req.getBatchesList()) {
+      for (Measurement m : sp.getPointsList()) {
+        if (m.getTimestampMs() > serverMs + MAX_AHEAD_MS) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override

@@ -18,6 +18,8 @@ import org.netweather.sensor.spool.Spool;
  *   netweather_sensor_spool_dropped_measurements_total{daemon}   lost to a full spool
  *   netweather_sensor_spool_pending_measurements{daemon}         waiting for an ack
  *   netweather_sensor_spool_bytes{daemon}                        spool files on disk
+ *   netweather_sensor_refused_measurements_total{daemon, reason} refused by a memory-host
+ *   netweather_sensor_clock_offset_seconds{daemon}               site's clock minus this host's
  * </pre>
  *
  * <p>Registered once per process (tests run several daemons in one JVM). Each daemon binds its
@@ -45,6 +47,20 @@ final class SensorMetrics {
           .help("Undelivered measurements deleted because the spool was full")
           .labelNames("daemon")
           .register();
+  private static final Counter REFUSED =
+      Counter.builder()
+          .name("netweather_sensor_refused_measurements")
+          .help(
+              "Measurements a memory-host refused, by reason: future_timestamp (stamped more than a"
+                  + " minute ahead of its clock; kept spooled and sent again stamped with its time),"
+                  + " invalid (a value it never takes; dropped)")
+          .labelNames("daemon", "reason")
+          .register();
+  private static final LiveGauge CLOCK_OFFSET =
+      LiveGauge.standard(
+          "netweather_sensor_clock_offset_seconds",
+          "The site's clock (memory-hosts', else the nameserver's) minus this host's, as learned"
+              + " from their answers; past 30 s either way the sensor stamps with the site's time");
   private static final LiveGauge SPOOL_PENDING =
       LiveGauge.standard(
           "netweather_sensor_spool_pending_measurements",
@@ -93,6 +109,16 @@ final class SensorMetrics {
     if (droppedSinceOpen > before) {
       dropped.inc(droppedSinceOpen - before);
     }
+  }
+
+  /** A memory-host refused {@code n} measurements for {@code reason}. */
+  void refused(String reason, long n) {
+    REFUSED.labelValues(daemon, reason).inc(n);
+  }
+
+  /** Reports {@code clock}'s offset under {@code daemon} until closed. */
+  static AutoCloseable clockGauge(String daemon, SiteClock clock) {
+    return CLOCK_OFFSET.add(daemon, () -> clock.offsetMs() / 1000.0);
   }
 
   /** Reports {@code spool}'s backlog and size under {@code daemon} until closed. */

@@ -9,11 +9,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.netweather.api.v1.Activity;
 import org.netweather.api.v1.Registration;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.model.SeriesName;
 import org.netweather.runtime.Daemon;
+import org.netweather.runtime.Registrar;
 import org.netweather.sensor.Ticker;
 import org.netweather.sensor.clique.CliqueOptions;
 import org.netweather.sensor.clique.CliqueRegistry;
@@ -59,6 +61,19 @@ public final class SensorServer implements AutoCloseable {
   public static SensorServer start(
       SensorProperties props, ServerBuilder<?> builder, Function<String, ManagedChannel> channels)
       throws IOException {
+    return start(props, builder, channels, System::currentTimeMillis);
+  }
+
+  /**
+   * As {@link #start(SensorProperties, ServerBuilder, Function)}, with the host's clock (Unix epoch
+   * milliseconds) that measurements are stamped by, for tests of a host whose clock is wrong.
+   */
+  public static SensorServer start(
+      SensorProperties props,
+      ServerBuilder<?> builder,
+      Function<String, ManagedChannel> channels,
+      LongSupplier clockMs)
+      throws IOException {
     String host = Daemon.host(props.host);
     String problem = SeriesName.nameProblem("host", host);
     if (problem != null) {
@@ -82,6 +97,8 @@ public final class SensorServer implements AutoCloseable {
           SensorMetrics metrics = SensorMetrics.forDaemon(daemon.name(), skills.all().keySet());
           // Closed before the spool: a scrape never reads a closed one.
           daemon.own(SensorMetrics.gauges(daemon.name(), spool));
+          SiteClock site = new SiteClock(clockMs);
+          daemon.own(SensorMetrics.clockGauge(daemon.name(), site));
           daemon.own(skills);
           // Timers, delivery, clique polling: short tasks. Host skills get their own thread.
           // Stopped after everything that schedules on them (closing is in reverse).
@@ -113,9 +130,14 @@ public final class SensorServer implements AutoCloseable {
           Delivery delivery =
               daemon.own(
                   new Delivery(
-                      spool, client, scheduler, System::currentTimeMillis, props.tls() == null));
-          Recorder recorder =
-              new Recorder(spool, delivery::nudge, System::currentTimeMillis, metrics);
+                      spool,
+                      client,
+                      scheduler,
+                      clockMs,
+                      props.tls() == null,
+                      site,
+                      metrics::refused));
+          Recorder recorder = new Recorder(spool, delivery::nudge, site::nowMs, metrics);
           CliqueRegistry cliques =
               daemon.own(
                   new CliqueRegistry(
@@ -154,7 +176,14 @@ public final class SensorServer implements AutoCloseable {
           if (!props.cluster.isEmpty()) {
             reg.putAttributes("cluster", props.cluster);
           }
-          daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), scheduler, true);
+          Registration base = reg.build();
+          Registrar registrar =
+              daemon.own(
+                  new Registrar(ns, base, Duration.ofSeconds(props.ttlSeconds), scheduler, true));
+          // The registration says when this sensor stamps with the site's time, not its own.
+          site.listener(
+              (correcting, offset) -> registrar.update(withClock(base, correcting, offset)));
+          registrar.serverTime((t, rtt) -> site.heard(t, rtt, "the nameserver", false)).start();
           delivery.start(props.deliveryIntervalMs);
           activities.start(
               Activity.newBuilder()
@@ -173,6 +202,20 @@ public final class SensorServer implements AutoCloseable {
               .start();
           return new SensorServer(daemon, spool, delivery, probe.port());
         });
+  }
+
+  /**
+   * {@code base} with, while stamps are corrected, the attributes {@code clock=corrected} and
+   * {@code clock_offset_ms} (the site's clock minus this host's).
+   */
+  static Registration withClock(Registration base, boolean correcting, long offsetMs) {
+    if (!correcting) {
+      return base;
+    }
+    return base.toBuilder()
+        .putAttributes("clock", "corrected")
+        .putAttributes("clock_offset_ms", Long.toString(offsetMs))
+        .build();
   }
 
   /**
