@@ -58,6 +58,9 @@ final class RegistryMirror implements AutoCloseable {
 
   /** Called by the nameserver, under its lock, with the changes it has just made durable. */
   void accept(List<? extends JournalEntry> entries) {
+    if (writer.isShutdown()) {
+      return; // stopping: the nameserver's last renewals stay in its journal
+    }
     List<? extends JournalEntry> copy = List.copyOf(entries);
     try {
       writer.execute(() -> copy.forEach(this::write));
