@@ -14,6 +14,7 @@ import org.netweather.cli.daemon.ProxyCommand;
 import org.netweather.cli.daemon.ReadyCommand;
 import org.netweather.cli.daemon.SensorCommand;
 import org.netweather.cli.daemon.UpCommand;
+import org.netweather.cli.daemon.ZooKeeperCommand;
 import org.netweather.cli.forecast.EvaluateCommand;
 import org.netweather.cli.forecast.ForecastCommand;
 import org.netweather.cli.plot.PlotCommand;
@@ -61,6 +62,7 @@ public final class NwsCommand implements Callable<Integer> {
           SensorCommand.class,
           ProbeCommand.class,
           ProbeServerCommand.class,
+          ZooKeeperCommand.class,
           CliqueCommand.class,
           HostsCommand.class,
           HostsCommand.SearchCommand.class,
@@ -87,7 +89,8 @@ public final class NwsCommand implements Callable<Integer> {
           ForecasterCommand.class,
           ProxyCommand.class,
           SensorCommand.class,
-          ProbeServerCommand.class);
+          ProbeServerCommand.class,
+          ZooKeeperCommand.class);
 
   /** Plugins that were top-level commands before {@code nws schedule} held them all. */
   private static final List<String> OLD_TOP_LEVEL = List.of("cluster", "swap");

@@ -98,6 +98,9 @@ public final class Nameserver implements AutoCloseable {
   private final StallWatch stalls;
   private long stallsSeen;
 
+  /** Told of every change made durable, when the site shares its state ({@link RegistryMirror}). */
+  private RegistryMirror mirror;
+
   /** A registration and its lease; the expiry moves in place on every heartbeat. */
   private static final class Lease {
     final String leaseId;
@@ -277,6 +280,9 @@ public final class Nameserver implements AutoCloseable {
       for (JournalEntry e : entries) {
         apply(e);
       }
+      if (mirror != null) {
+        mirror.accept(entries);
+      }
       if (journal.journalBytes()
           > Math.max(compactMinBytes, COMPACT_FACTOR * journal.snapshotBytes())) {
         journal.compact(stateEntries());
@@ -300,6 +306,12 @@ public final class Nameserver implements AutoCloseable {
     if (old != null) {
       into.addAll(old.getMembersList());
     }
+  }
+
+  /** Copies the state held now, and from then on every change, to the site's registry. */
+  synchronized void mirrorTo(RegistryMirror mirror) {
+    this.mirror = mirror;
+    mirror.accept(stateEntries());
   }
 
   private List<JournalEntry> stateEntries() {

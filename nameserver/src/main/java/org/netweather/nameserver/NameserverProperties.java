@@ -1,5 +1,6 @@
 package org.netweather.nameserver;
 
+import org.netweather.registry.RegistryLocation;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
@@ -62,6 +63,15 @@ public final class NameserverProperties {
       Setting.integer("missingHours", 24, "How long a daemon gone is listed as missing, in hours.")
           .atLeast(1);
 
+  public static final Setting<String> REGISTRY =
+      Setting.text(
+              "registry",
+              RegistryLocation.LOCAL,
+              "Where the site's shared state lives: local (this nameserver's data directory) or"
+                  + " zookeeper://HOST:PORT,.../PATH (an ensemble; see docs/zookeeper.md).")
+          .label("URL")
+          .check("local or zookeeper://HOST:PORT,.../PATH", RegistryLocation::problem);
+
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
@@ -81,6 +91,7 @@ public final class NameserverProperties {
               WATCH_QUEUE,
               MISSING_MAX,
               MISSING_HOURS,
+              REGISTRY,
               TLS_CERT,
               TLS_KEY,
               TLS_CA,
@@ -99,6 +110,7 @@ public final class NameserverProperties {
   public final int watchQueue;
   public final int missingMax;
   public final int missingHours;
+  public final RegistryLocation registry;
   private final String tlsCert;
   private final String tlsKey;
   private final String tlsCa;
@@ -122,6 +134,7 @@ public final class NameserverProperties {
     watchQueue = values.get(WATCH_QUEUE);
     missingMax = values.get(MISSING_MAX);
     missingHours = values.get(MISSING_HOURS);
+    registry = RegistryLocation.parse(values.get(REGISTRY));
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);

@@ -7,10 +7,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Registration;
+import org.netweather.registry.Registry;
+import org.netweather.registry.zookeeper.ZooKeeperRegistry;
 import org.netweather.runtime.Channels;
 import org.netweather.runtime.Daemon;
 
@@ -76,6 +79,12 @@ public final class NameserverServer implements AutoCloseable {
               daemon
                   .registration("nameserver", host, Daemon.advertise(props.advertise, host))
                   .build();
+          if (!props.registry.isLocal()) {
+            // Shared with the site's other nameservers: opened before the mirror, closed after.
+            Registry shared = daemon.own(ZooKeeperRegistry.open(props.registry));
+            shared.join("nameservers", self.getName(), Map.of("address", self.getAddress()));
+            ns.mirrorTo(daemon.own(new RegistryMirror(shared)));
+          }
           ns.register(self, SELF_TTL_SECONDS);
           // The nameserver is its own registry: it renews its record itself, well within the TTL.
           renew.scheduleWithFixedDelay(

@@ -48,6 +48,11 @@ public final class Logs {
           "org.rrd4j",
           Level.WARN,
           "oshi",
+          Level.WARN,
+          // ZooKeeper's client logs its whole class path and environment at INFO on connecting.
+          "org.apache.zookeeper",
+          Level.WARN,
+          "org.apache.curator",
           Level.WARN);
 
   static final long REPEAT_WINDOW_MS = 60_000;
