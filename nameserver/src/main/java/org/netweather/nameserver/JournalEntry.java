@@ -118,7 +118,8 @@ sealed interface JournalEntry {
 
   private static byte[] readBytes(DataInputStream in) throws IOException {
     int n = in.readInt();
-    if (n < 0 || n > 16 << 20) {
+    // Bounded by what the payload holds too, so a damaged length allocates nothing it cannot fill.
+    if (n < 0 || n > 16 << 20 || n > in.available()) {
       throw new IOException("corrupt journal entry length " + n);
     }
     byte[] b = new byte[n];

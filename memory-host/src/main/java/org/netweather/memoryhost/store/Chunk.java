@@ -31,21 +31,47 @@ final class Chunk {
         .array();
   }
 
+  /**
+   * The number of points the chunk says it holds, checked against what its bits can hold (callers
+   * size buffers by it, so a damaged count must not ask for gigabytes).
+   *
+   * @throws IllegalStateException if the chunk is shorter than its header or its count is
+   *     impossible
+   */
   static int count(byte[] chunk) {
-    return ByteBuffer.wrap(chunk).getInt(1);
+    int count = header(chunk).getInt(1);
+    // The first point takes 128 bits, each later one at least 2.
+    long bits = (long) (chunk.length - HEADER) * 8;
+    long most = bits < 128 ? 0 : 1 + (bits - 128) / 2;
+    if (count < 1 || count > most) {
+      throw new IllegalStateException(
+          "chunk of " + chunk.length + " bytes cannot hold the " + count + " points it claims");
+    }
+    return count;
   }
 
   static long minTime(byte[] chunk) {
-    return ByteBuffer.wrap(chunk).getLong(5);
+    return header(chunk).getLong(5);
   }
 
   static long maxTime(byte[] chunk) {
-    return ByteBuffer.wrap(chunk).getLong(13);
+    return header(chunk).getLong(13);
   }
 
-  /** Appends the chunk's points to {@code out}. */
+  private static ByteBuffer header(byte[] chunk) {
+    if (chunk.length < HEADER) {
+      throw new IllegalStateException("chunk of " + chunk.length + " bytes has no whole header");
+    }
+    return ByteBuffer.wrap(chunk);
+  }
+
+  /**
+   * Appends the chunk's points to {@code out}.
+   *
+   * @throws IllegalStateException if the chunk is malformed
+   */
   static void decodeInto(byte[] chunk, PointBuffer out) {
-    if (chunk[0] != VERSION) {
+    if (header(chunk).get(0) != VERSION) {
       throw new IllegalStateException("chunk version " + chunk[0] + " is not supported");
     }
     long bits = (long) (chunk.length - HEADER) * 8;

@@ -201,18 +201,47 @@ public final class GorillaEncoder {
    * newest time is not part of the state: given ({@code find} false), or found by decoding.
    */
   static GorillaEncoder resume(byte[] b, int at, boolean find, double valueAtMax) {
-    long bits = Keys.get(b, at + 52);
     int from = at + STATE_BYTES;
+    // Stored heads come from disk: check every length before sizing anything by it.
+    if (b.length < from) {
+      throw new IllegalArgumentException(
+          "head state of " + (b.length - at) + " bytes is shorter than " + STATE_BYTES);
+    }
+    long bits = Keys.get(b, at + 52);
+    int count = Keys.getInt(b, at);
+    int leading = Keys.getInt(b, at + 44);
+    int trailing = Keys.getInt(b, at + 48);
+    if (bits < 0
+        || bits > (long) (b.length - from) * 8
+        || count < 0
+        || (count == 0) != (bits == 0)
+        || leading < -1
+        || leading > 63
+        || trailing < 0
+        || trailing > 63
+        || leading + trailing > 64) {
+      throw new IllegalArgumentException(
+          "head state is malformed: "
+              + count
+              + " points in "
+              + bits
+              + " bits of "
+              + (b.length - from)
+              + " bytes, leading "
+              + leading
+              + ", trailing "
+              + trailing);
+    }
     byte[] bytes = java.util.Arrays.copyOfRange(b, from, from + (int) ((bits + 7) >>> 3) + 16);
     GorillaEncoder e = new GorillaEncoder(new BitWriter(bytes, bits));
-    e.count = Keys.getInt(b, at);
+    e.count = count;
     e.prevTime = Keys.get(b, at + 4);
     e.prevDelta = Keys.get(b, at + 12);
     e.prevBits = Keys.get(b, at + 20);
     e.minTime = Keys.get(b, at + 28);
     e.maxTime = Keys.get(b, at + 36);
-    e.prevLeading = Keys.getInt(b, at + 44);
-    e.prevTrailing = Keys.getInt(b, at + 48);
+    e.prevLeading = leading;
+    e.prevTrailing = trailing;
     if (!find) {
       e.valueAtMax = valueAtMax;
       return e;

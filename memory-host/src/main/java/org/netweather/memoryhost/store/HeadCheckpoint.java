@@ -71,7 +71,13 @@ final class HeadCheckpoint {
         }
         byte[] head = new byte[length];
         in.readFully(head);
-        entry.accept(id, head);
+        try {
+          entry.accept(id, head);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+          // Entries are handed over before the CRC at the end is checked: a head that does not
+          // decode is damage, named as such.
+          throw damaged(file, "entry " + n + ": " + e.getMessage());
+        }
         n++;
       }
       long count = in.readLong();

@@ -79,10 +79,20 @@ public final class PipelineReader {
     Struct.Builder b = Struct.newBuilder();
     try {
       JsonFormat.parser().merge(json, b);
-    } catch (InvalidProtocolBufferException e) {
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
       throw new IllegalArgumentException(source + ": not JSON: " + e.getMessage());
     }
-    Map<String, Value> top = b.getFieldsMap();
+    try {
+      return pipeline(b.getFieldsMap(), source);
+    } catch (IllegalArgumentException e) {
+      // The model's own checks (a pipeline needs a filter, ...) name no file: name it here.
+      throw e.getMessage() != null && e.getMessage().startsWith(source)
+          ? e
+          : new IllegalArgumentException(source + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Pipeline pipeline(Map<String, Value> top, String source) {
     unknown(top, TOP, source, "");
     List<Filter> filters = new ArrayList<>();
     List<Value> fs = list(top, "filters", source);

@@ -116,7 +116,53 @@ public final class Spool implements AutoCloseable {
     for (Damage d : log.damage()) {
       spool.countLost(d, acks);
     }
+    try {
+      spool.dropUndecodable();
+    } catch (IOException | RuntimeException e) {
+      spool.close();
+      throw e;
+    }
     return spool;
+  }
+
+  /**
+   * Acknowledges, counts as dropped and reports the records that are whole frames but not
+   * measurements (shorter than one, or holding a sequence number other than their place): left in
+   * place, every delivery attempt would stop at them and nothing after them would leave.
+   */
+  private void dropUndecodable() throws IOException {
+    List<Long> bad = new ArrayList<>();
+    String why = null;
+    for (SegmentInfo s : log.segments()) {
+      if (s.count() == 0 || acked.covers(s.firstNumber(), s.lastNumber())) {
+        continue;
+      }
+      RecordReader r = log.read(s.start());
+      while (r.next() && r.number() <= s.lastNumber()) {
+        if (acked.contains(r.number())) {
+          continue;
+        }
+        try {
+          SpoolCodec.decode(r.number(), r.payload());
+        } catch (IOException e) {
+          bad.add(r.number());
+          why = why == null ? e.getMessage() : why;
+        }
+      }
+    }
+    if (bad.isEmpty()) {
+      return;
+    }
+    acknowledge(bad.stream().mapToLong(Long::longValue).toArray());
+    dropped += bad.size();
+    lostToDamage += bad.size();
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "spool in {0}: {1} records are not measurements (the first: {2}); counted as dropped and"
+            + " acknowledged, so that delivery goes on past them",
+        dir,
+        bad.size(),
+        why);
   }
 
   /** Counts the undelivered measurements lost in damage as dropped, and says so. */
