@@ -175,15 +175,7 @@ public final class ZooKeeperRegistry implements Registry {
 
   @Override
   public void putDaemon(DaemonRecord daemon) {
-    String path = Znodes.daemon(daemon.name());
-    call(
-        "write " + path,
-        () ->
-            client
-                .create()
-                .orSetData()
-                .creatingParentsIfNeeded()
-                .forPath(path, Json.write(daemon)));
+    write(Znodes.daemon(daemon.name()), Json.write(daemon));
   }
 
   @Override
@@ -199,11 +191,7 @@ public final class ZooKeeperRegistry implements Registry {
 
   @Override
   public List<DaemonRecord> daemons() {
-    List<DaemonRecord> out = new ArrayList<>();
-    for (ChildData n : children(Znodes.DAEMONS)) {
-      out.add(Json.read(n.getData(), DaemonRecord.class, n.getPath()));
-    }
-    return out;
+    return readAll(Znodes.DAEMONS, DaemonRecord.class);
   }
 
   @Override
@@ -241,15 +229,7 @@ public final class ZooKeeperRegistry implements Registry {
 
   @Override
   public void putClique(CliqueRecord clique) {
-    String path = Znodes.clique(clique.name());
-    call(
-        "write " + path,
-        () ->
-            client
-                .create()
-                .orSetData()
-                .creatingParentsIfNeeded()
-                .forPath(path, Json.write(clique)));
+    write(Znodes.clique(clique.name()), Json.write(clique));
   }
 
   @Override
@@ -259,11 +239,7 @@ public final class ZooKeeperRegistry implements Registry {
 
   @Override
   public List<CliqueRecord> cliques() {
-    List<CliqueRecord> out = new ArrayList<>();
-    for (ChildData n : children(Znodes.CLIQUES)) {
-      out.add(Json.read(n.getData(), CliqueRecord.class, n.getPath()));
-    }
-    return out;
+    return readAll(Znodes.CLIQUES, CliqueRecord.class);
   }
 
   @Override
@@ -427,6 +403,22 @@ public final class ZooKeeperRegistry implements Registry {
   }
 
   /** Reads the children of {@code parent}, sorted by name, as {@link #node} does one. */
+  /** Creates or replaces one record's znode, its parents made as needed. */
+  private void write(String path, byte[] data) {
+    call(
+        "write " + path,
+        () -> client.create().orSetData().creatingParentsIfNeeded().forPath(path, data));
+  }
+
+  /** Every record under {@code parent}, as the cache holds them. */
+  private <T> List<T> readAll(String parent, Class<T> type) {
+    List<T> out = new ArrayList<>();
+    for (ChildData n : children(parent)) {
+      out.add(Json.read(n.getData(), type, n.getPath()));
+    }
+    return out;
+  }
+
   private Collection<ChildData> children(String parent) {
     if (state == RegistryState.CONNECTED) {
       try {
