@@ -59,6 +59,11 @@ public final class Placements implements AutoCloseable {
   private final PlacementStore store;
   private final List<AutoCloseable> followers = new ArrayList<>();
 
+  /** One fill at a time in this process: sensors starting together would only race each other. */
+  private final Object placing = new Object();
+
+  private final Object maintaining = new Object();
+
   public Placements(Registry registry, ShardPlacement rules) {
     this.registry = registry;
     this.rules = rules;
@@ -67,7 +72,7 @@ public final class Placements implements AutoCloseable {
 
   /**
    * Runs {@link #maintain} on {@code scheduler} every {@code period} and whenever a memory-host
-   * joins or leaves (so that the first memory-host to join gets every shard at once), until closed.
+   * joins or leaves, until closed.
    */
   public synchronized Placements follow(ScheduledExecutorService scheduler, Duration period) {
     ScheduledFuture<?> periodic =
@@ -124,8 +129,7 @@ public final class Placements implements AutoCloseable {
         live = live();
       }
       if (hosts.isEmpty()) {
-        Collection<String> ids = live.keySet();
-        hosts = store.update(part, shards -> rules.fill(part, shards, ids)).hosts(shard);
+        hosts = place(part, live.keySet()).hosts(shard);
         if (hosts.isEmpty()) {
           throw new IllegalStateException(
               "no memory-host is live in the registry to store " + s + " (shard " + shard + ")");
@@ -144,11 +148,29 @@ public final class Placements implements AutoCloseable {
   }
 
   /**
-   * Brings the placement up to date with the live memory-hosts: places every shard without one and
-   * replaces memory-hosts gone longer than {@code replaceAfter}. Does nothing while the link to the
-   * registry is down: absences are judged on a live view only.
+   * Places the shards of a part that have no placement, one part at a time in this process (the
+   * registry's versioned write decides between nameservers). A whole part at once: at most 16
+   * writes place a site, however many sensors start together.
    */
-  public synchronized void maintain() {
+  private PlacementPart place(int part, Collection<String> live) {
+    synchronized (placing) {
+      return store.update(part, shards -> rules.fill(part, shards, live));
+    }
+  }
+
+  /**
+   * Replaces memory-hosts gone longer than {@code replaceAfter}. Does nothing while the link to the
+   * registry is down: absences are judged on a live view only. Shards are placed when first needed
+   * ({@link #assign}), not here: placing every shard when the first memory-host joins would put the
+   * whole site, for good, on whichever memory-host started first.
+   */
+  public void maintain() {
+    synchronized (maintaining) {
+      maintainNow();
+    }
+  }
+
+  private void maintainNow() {
     if (registry.state() != RegistryState.CONNECTED) {
       return;
     }
@@ -162,8 +184,7 @@ public final class Placements implements AutoCloseable {
       for (int part = 0; part < PlacementPart.PARTS; part++) {
         int p = part;
         PlacementPart before = store.read(p);
-        PlacementPart after =
-            store.update(p, shards -> rules.replace(p, rules.fill(p, shards, live), live));
+        PlacementPart after = store.update(p, shards -> rules.replace(p, shards, live));
         logReplaced(before, after);
       }
     } catch (RegistryException e) {

@@ -147,7 +147,7 @@ class PlacementsOnZooKeeperTest {
     ZooKeeperRegistry shared = registry();
     Placements placements = new Placements(shared, new ShardPlacement(clock, Duration.ofHours(1)));
     open.add(placements);
-    placements.maintain();
+    placements.assign(series(2000)); // touches every part: the whole site is placed
     List<Versioned> before = values(shared);
     assertEquals(PlacementPart.PARTS, before.size());
 
@@ -182,7 +182,7 @@ class PlacementsOnZooKeeperTest {
     ZooKeeperRegistry shared = registry();
     Placements placements = new Placements(shared, new ShardPlacement(clock, Duration.ofHours(1)));
     open.add(placements);
-    placements.maintain();
+    placements.assign(series(2000));
     Map<Integer, String> before = firstHosts(placements);
 
     gone.close();
@@ -215,7 +215,7 @@ class PlacementsOnZooKeeperTest {
     Placements two = new Placements(registry(), new ShardPlacement(clock, Duration.ofHours(1)));
     open.add(one);
     open.add(two);
-    one.maintain();
+    one.assign(series(2000));
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       CountDownLatch go = new CountDownLatch(1);

@@ -90,6 +90,15 @@ public final class Delivery implements AutoCloseable {
     this(spool, client, scheduler, System::currentTimeMillis, false);
   }
 
+  /** As above, with the clock that times retries and rechecks (a simulated site's, or a test's). */
+  public Delivery(
+      Spool spool,
+      NetWeatherClient client,
+      ScheduledExecutorService scheduler,
+      LongSupplier clockMs) {
+    this(spool, client, scheduler, clockMs, false);
+  }
+
   /**
    * As above, with the clock that times retries.
    *
