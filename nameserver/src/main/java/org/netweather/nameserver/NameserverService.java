@@ -229,6 +229,17 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
     Statuses.respond(
         out,
         () -> {
+          Placements placed = placements;
+          if (placed != null) {
+            // Under placement nothing per series is kept: an exact name is answered from its
+            // shard's placement (where the client library and the dashboard look a series up),
+            // a pattern with nothing.
+            String name = req.getPattern();
+            return ListDirectoryResponse.newBuilder()
+                .addAllAssignments(
+                    name.isEmpty() || name.contains("*") ? List.of() : placed.locate(name))
+                .build();
+          }
           Page<SeriesAssignment> p =
               ns.directory(req.getPattern(), req.getPageToken(), req.getPageSize());
           return ListDirectoryResponse.newBuilder()

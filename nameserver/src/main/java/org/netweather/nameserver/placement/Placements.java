@@ -3,6 +3,7 @@ package org.netweather.nameserver.placement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
 import org.netweather.api.v1.GetPlacementResponse;
 import org.netweather.api.v1.MemoryHostState;
@@ -64,10 +66,33 @@ public final class Placements implements AutoCloseable {
 
   private final Object maintaining = new Object();
 
+  private volatile Map<String, String> liveCopy;
+  private final AtomicLong liveGeneration = new AtomicLong();
+  private final AutoCloseable membersWatch;
+
   public Placements(Registry registry, ShardPlacement rules) {
     this.registry = registry;
     this.rules = rules;
     this.store = new PlacementStore(registry);
+    this.membersWatch =
+        registry.watch(
+            new RegistryListener() {
+              @Override
+              public void onChange(RegistryEvent e) {
+                if (e.area() == RegistryEvent.Area.MEMBER && e.key().startsWith(GROUP + "/")) {
+                  liveGeneration.incrementAndGet();
+                  liveCopy = null;
+                }
+              }
+
+              @Override
+              public void onState(RegistryState state) {
+                // Read afresh after a reconnect: events may have been missed meanwhile.
+                liveGeneration.incrementAndGet();
+                liveCopy = null;
+                store.invalidateAll();
+              }
+            });
   }
 
   /**
@@ -96,13 +121,24 @@ public final class Placements implements AutoCloseable {
     return this;
   }
 
-  /** Live memory-hosts: registration name to address. */
+  /**
+   * Live memory-hosts: registration name to address, from a copy a membership event invalidates
+   * (AssignSeries is asked about once a minute per sensor; the members change rarely).
+   */
   Map<String, String> live() {
-    Map<String, String> out = new TreeMap<>();
-    for (Member m : registry.members(GROUP)) {
-      out.put(m.id(), m.data().getOrDefault("address", ""));
+    Map<String, String> now = liveCopy;
+    if (now == null) {
+      long g = liveGeneration.get();
+      Map<String, String> read = new TreeMap<>();
+      for (Member m : registry.members(GROUP)) {
+        read.put(m.id(), m.data().getOrDefault("address", ""));
+      }
+      now = Collections.unmodifiableMap(read);
+      if (liveGeneration.get() == g) {
+        liveCopy = now;
+      }
     }
-    return out;
+    return now;
   }
 
   /**
@@ -148,6 +184,27 @@ public final class Placements implements AutoCloseable {
   }
 
   /**
+   * Where an existing series would be, without placing anything: the series directory's answer for
+   * an exact name under placement. Nothing per series is kept, so a name is answered from its
+   * shard's placement whether or not anything was stored under it; empty if the shard is not
+   * placed.
+   */
+  public List<SeriesAssignment> locate(String series) {
+    int shard = Shards.of(SeriesName.parse(series));
+    List<String> hosts = store.read(PlacementPart.partOf(shard)).hosts(shard);
+    if (hosts.isEmpty()) {
+      return List.of();
+    }
+    return List.of(
+        SeriesAssignment.newBuilder()
+            .setSeries(series)
+            .setMemoryHost(hosts.get(0))
+            .setAddress(live().getOrDefault(hosts.get(0), ""))
+            .setRecheckAfterMs(RECHECK_AFTER.toMillis())
+            .build());
+  }
+
+  /**
    * Places the shards of a part that have no placement, one part at a time in this process (the
    * registry's versioned write decides between nameservers). A whole part at once: at most 16
    * writes place a site, however many sensors start together.
@@ -183,31 +240,32 @@ public final class Placements implements AutoCloseable {
       rules.observe(live, placed);
       for (int part = 0; part < PlacementPart.PARTS; part++) {
         int p = part;
-        PlacementPart before = store.read(p);
-        PlacementPart after = store.update(p, shards -> rules.replace(p, shards, live));
-        logReplaced(before, after);
+        Map<String, Integer> moved = new TreeMap<>();
+        store.update(
+            p,
+            shards -> {
+              List<List<String>> next = rules.replace(p, shards, live);
+              moved.clear(); // the write may be tried again on a newer version
+              for (int i = 0; i < next.size(); i++) {
+                List<String> was = shards.get(i);
+                if (!was.isEmpty() && !next.get(i).equals(was)) {
+                  moved.merge(was.get(0) + " -> " + next.get(i).get(0), 1, Integer::sum);
+                }
+              }
+              return next;
+            });
+        // Only the nameserver whose write won logs: the others found nothing left to replace.
+        moved.forEach(
+            (what, n) ->
+                log.warn(
+                    "memory-host placement: {} shards moved {} (gone longer than {})",
+                    n,
+                    what,
+                    rules.replaceAfter()));
       }
     } catch (RegistryException e) {
       log.warn("cannot bring the memory-host placement up to date: {}", e.getMessage());
     }
-  }
-
-  private void logReplaced(PlacementPart before, PlacementPart after) {
-    Map<String, Integer> moved = new TreeMap<>();
-    for (int i = 0; i < PlacementPart.SHARDS; i++) {
-      List<String> b = before.shards().get(i);
-      List<String> a = after.shards().get(i);
-      if (!b.isEmpty() && !a.equals(b)) {
-        moved.merge(b.get(0) + " -> " + (a.isEmpty() ? "none" : a.get(0)), 1, Integer::sum);
-      }
-    }
-    moved.forEach(
-        (what, n) ->
-            log.warn(
-                "memory-host placement: {} shards moved {} (gone longer than {})",
-                n,
-                what,
-                rules.replaceAfter()));
   }
 
   /**
@@ -344,6 +402,7 @@ public final class Placements implements AutoCloseable {
     for (AutoCloseable f : followers) {
       f.close();
     }
+    membersWatch.close();
     store.close();
   }
 }

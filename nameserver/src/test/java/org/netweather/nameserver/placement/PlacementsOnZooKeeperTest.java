@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.AssignSeriesRequest;
 import org.netweather.api.v1.GetPlacementRequest;
 import org.netweather.api.v1.GetPlacementResponse;
+import org.netweather.api.v1.ListDirectoryRequest;
 import org.netweather.api.v1.MoveShardsRequest;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.NameserverGrpc.NameserverBlockingStub;
@@ -133,6 +134,11 @@ class PlacementsOnZooKeeperTest {
       awaitTrue(() -> reader.value(PlacementPart.key(p)).isPresent());
       assertEquals(0, reader.value(PlacementPart.key(part)).orElseThrow().version(), "part " + p);
     }
+    // Reads look a series up by its exact name: answered from the placement, nothing stored.
+    assertEquals(
+        List.of(one.get(7)),
+        ns2.listSeries(ListDirectoryRequest.newBuilder().setPattern(one.get(7).getSeries()).build())
+            .getAssignmentsList());
     GetPlacementResponse shown = ns2.getPlacement(GetPlacementRequest.getDefaultInstance());
     assertEquals(Shards.COUNT, shown.getShardsCount());
     assertEquals(3, shown.getMemoryHostsCount());
@@ -159,12 +165,12 @@ class PlacementsOnZooKeeperTest {
 
     // memory@a leaves for 59 minutes (a restart that took long) and comes back.
     a.close();
-    awaitTrue(() -> shared.members("memory").size() == 1);
+    awaitTrue(() -> placements.live().size() == 1);
     placements.maintain();
     clock.advance(Duration.ofMinutes(59));
     placements.maintain();
     memoryHost("memory@a");
-    awaitTrue(() -> shared.members("memory").size() == 2);
+    awaitTrue(() -> placements.live().size() == 2);
     clock.advance(Duration.ofMinutes(59));
     placements.maintain();
     assertEquals(before, values(shared), "not one write");
@@ -186,7 +192,7 @@ class PlacementsOnZooKeeperTest {
     Map<Integer, String> before = firstHosts(placements);
 
     gone.close();
-    awaitTrue(() -> shared.members("memory").size() == 3);
+    awaitTrue(() -> placements.live().size() == 3);
     placements.maintain(); // memory@b missed from now
     clock.advance(Duration.ofMinutes(61));
     placements.maintain();
