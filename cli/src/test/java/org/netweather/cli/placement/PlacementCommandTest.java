@@ -148,6 +148,39 @@ class PlacementCommandTest {
     assertTrue(lines.get(1).startsWith("memory@m1") && lines.get(1).contains("live"), lines.get(1));
     assertTrue(lines.get(2).startsWith("memory@m2") && lines.get(2).contains("live"), lines.get(2));
 
+    StringWriter one = new StringWriter();
+    assertEquals(
+        0, run(one, new StringWriter(), "show", "--nameserver", target, "--shard", "" + shard));
+    assertEquals(
+        List.of("SHARD  MEMORY-HOST  STATE", String.format("%-7s%-13slive", shard, to)),
+        one.toString().lines().map(String::stripTrailing).toList(),
+        one.toString());
+    StringWriter mine = new StringWriter();
+    assertEquals(0, run(mine, new StringWriter(), "show", "--nameserver", target, "--host", to));
+    String last = mine.toString().lines().reduce((a, b) -> b).orElseThrow();
+    assertTrue(last.startsWith("shards of " + to + ": "), mine.toString());
+    assertTrue(
+        List.of(last.substring(last.indexOf(": ") + 2).split(",")).stream()
+            .anyMatch(r -> covers(r, shard)),
+        last);
+    StringWriter json = new StringWriter();
+    assertEquals(0, run(json, new StringWriter(), "show", "--nameserver", target, "--json"));
+    assertTrue(json.toString().contains("\"replace_after_ms\": \"3600000\""), json.toString());
+    StringWriter again = new StringWriter();
+    assertEquals(
+        0,
+        run(
+            again,
+            new StringWriter(),
+            "move",
+            "--nameserver",
+            target,
+            "--shard",
+            "" + shard,
+            "--to",
+            to));
+    assertEquals("nothing moved: already on " + to + "\n", again.toString());
+
     StringWriter err = new StringWriter();
     assertEquals(
         ErrorHandler.USAGE,
@@ -177,6 +210,14 @@ class PlacementCommandTest {
     assertTrue(
         err.toString().startsWith("nws placement show: placement is a feature of the ZooKeeper"),
         err.toString());
+  }
+
+  /** Whether a range {@code 3-7} or a single {@code 5} of {@code nws placement} holds {@code n}. */
+  private static boolean covers(String range, int n) {
+    String[] ends = range.split("-");
+    int from = Integer.parseInt(ends[0]);
+    int to = Integer.parseInt(ends[ends.length - 1]);
+    return from <= n && n <= to;
   }
 
   private static Duration ofSeconds(long s) {
