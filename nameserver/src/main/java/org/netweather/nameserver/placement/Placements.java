@@ -168,7 +168,12 @@ public final class Placements implements AutoCloseable {
         hosts = place(part, live.keySet()).hosts(shard);
         if (hosts.isEmpty()) {
           throw new IllegalStateException(
-              "no memory-host is live in the registry to store " + s + " (shard " + shard + ")");
+              "no memory-host is live in the registry to store "
+                  + s
+                  + " (shard "
+                  + shard
+                  + "): a memory-host joins when its registry setting names this ZooKeeper"
+                  + " ensemble and path");
         }
       }
       String host = hosts.get(0);
