@@ -77,19 +77,12 @@ public final class NameserverServer implements AutoCloseable {
           ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
           NameserverService service =
               new NameserverService(ns, props, new AddressCheck(channels, ADDRESS_CHECK_TIMEOUT));
-          daemon.serve(List.of(service));
-          String host = Daemon.host(props.host);
-          Registration self =
-              daemon
-                  .registration("nameserver", host, Daemon.advertise(props.advertise, host))
-                  .build();
+          Registry shared = null;
           if (!props.registry.isLocal()) {
             // Shared with the site's other nameservers: opened before the mirror, closed after.
-            Registry shared = daemon.own(ZooKeeperRegistry.open(props.registry));
-            shared.join("nameservers", self.getName(), Map.of("address", self.getAddress()));
-            ns.mirrorTo(daemon.own(new RegistryMirror(shared)));
+            shared = daemon.own(ZooKeeperRegistry.open(props.registry));
             // Under ZooKeeper, AssignSeries answers the shard placement shared by every
-            // nameserver instead of this one's series directory.
+            // nameserver instead of this one's series directory: set before the first call.
             service.placements(
                 daemon
                     .own(
@@ -99,6 +92,16 @@ public final class NameserverServer implements AutoCloseable {
                     .follow(
                         daemon.scheduler("nameserver-placement", 1),
                         Duration.ofSeconds(PLACEMENT_SECONDS)));
+          }
+          daemon.serve(List.of(service));
+          String host = Daemon.host(props.host);
+          Registration self =
+              daemon
+                  .registration("nameserver", host, Daemon.advertise(props.advertise, host))
+                  .build();
+          if (shared != null) {
+            shared.join("nameservers", self.getName(), Map.of("address", self.getAddress()));
+            ns.mirrorTo(daemon.own(new RegistryMirror(shared)));
           }
           ns.register(self, SELF_TTL_SECONDS);
           // The nameserver is its own registry: it renews its record itself, well within the TTL.
