@@ -17,6 +17,7 @@ import org.netweather.cli.daemon.UpCommand;
 import org.netweather.cli.daemon.ZooKeeperCommand;
 import org.netweather.cli.forecast.EvaluateCommand;
 import org.netweather.cli.forecast.ForecastCommand;
+import org.netweather.cli.placement.PlacementCommand;
 import org.netweather.cli.plot.PlotCommand;
 import org.netweather.cli.probe.ProbeCommand;
 import org.netweather.cli.query.HistoryCommand;
@@ -64,6 +65,7 @@ public final class NwsCommand implements Callable<Integer> {
           ProbeServerCommand.class,
           ZooKeeperCommand.class,
           CliqueCommand.class,
+          PlacementCommand.class,
           HostsCommand.class,
           HostsCommand.SearchCommand.class,
           SeriesCommand.class,

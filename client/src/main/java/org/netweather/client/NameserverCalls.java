@@ -7,6 +7,8 @@ import org.netweather.api.v1.AssignSeriesRequest;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.DeleteCliqueRequest;
 import org.netweather.api.v1.ForgetSeriesRequest;
+import org.netweather.api.v1.GetPlacementRequest;
+import org.netweather.api.v1.GetPlacementResponse;
 import org.netweather.api.v1.HeartbeatRequest;
 import org.netweather.api.v1.HeartbeatResponse;
 import org.netweather.api.v1.ListCliquesRequest;
@@ -17,6 +19,7 @@ import org.netweather.api.v1.ListMissingRequest;
 import org.netweather.api.v1.ListMissingResponse;
 import org.netweather.api.v1.LookupRequest;
 import org.netweather.api.v1.MissingDaemon;
+import org.netweather.api.v1.MoveShardsRequest;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.PutCliqueRequest;
 import org.netweather.api.v1.RegisterRequest;
@@ -167,5 +170,32 @@ public final class NameserverCalls {
       token = page.getNextPageToken();
     } while (!token.isEmpty());
     return out;
+  }
+
+  /**
+   * The memory-host placement of {@code shards} (empty: every shard), only those placed on {@code
+   * memoryHost} unless it is empty; FAILED_PRECONDITION from a nameserver on the local registry.
+   */
+  public GetPlacementResponse placement(List<Integer> shards, String memoryHost) {
+    GetPlacementRequest req =
+        GetPlacementRequest.newBuilder().addAllShards(shards).setMemoryHost(memoryHost).build();
+    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).getPlacement(req));
+  }
+
+  /**
+   * Places {@code shards}, or every shard placed on {@code fromMemoryHost}, on {@code
+   * toMemoryHost}; the shards whose placement changed. Safe to retry: a shard already there stays.
+   */
+  public List<Integer> moveShards(
+      List<Integer> shards, String fromMemoryHost, String toMemoryHost) {
+    MoveShardsRequest req =
+        MoveShardsRequest.newBuilder()
+            .addAllShards(shards)
+            .setFromMemoryHost(fromMemoryHost)
+            .setToMemoryHost(toMemoryHost)
+            .build();
+    return retrier
+        .call(Retrier.NAMESERVER_WRITE, d -> stub.withDeadline(d).moveShards(req))
+        .getMovedList();
   }
 }

@@ -2,6 +2,7 @@ package org.netweather.memoryhost;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.netweather.registry.RegistryLocation;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
@@ -94,6 +95,16 @@ public final class MemoryHostProperties {
   public static final Setting<String> CLUSTER =
       DaemonSettings.optionalCluster("Cluster attribute of the registration; empty means none.");
 
+  public static final Setting<String> REGISTRY =
+      Setting.text(
+              "registry",
+              RegistryLocation.LOCAL,
+              "Where the site's shared state lives: local (none: the nameserver's series directory"
+                  + " places series) or zookeeper://HOST:PORT,.../PATH, where this memory-host"
+                  + " joins the memory group and is given shards (see docs/placement.md).")
+          .label("URL")
+          .check("local or zookeeper://HOST:PORT,.../PATH", RegistryLocation::problem);
+
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
@@ -122,6 +133,7 @@ public final class MemoryHostProperties {
               ADVERTISE,
               TTL_SECONDS,
               CLUSTER,
+              REGISTRY,
               TLS_CERT,
               TLS_KEY,
               TLS_CA,
@@ -149,6 +161,7 @@ public final class MemoryHostProperties {
   public final String advertise;
   public final int ttlSeconds;
   public final String cluster;
+  public final RegistryLocation registry;
   private final String tlsCert;
   private final String tlsKey;
   private final String tlsCa;
@@ -181,6 +194,7 @@ public final class MemoryHostProperties {
     advertise = values.get(ADVERTISE);
     ttlSeconds = values.get(TTL_SECONDS);
     cluster = values.get(CLUSTER);
+    registry = RegistryLocation.parse(values.get(REGISTRY));
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,6 +17,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Registration;
+import org.netweather.registry.Registry;
+import org.netweather.registry.zookeeper.ZooKeeperRegistry;
 import org.netweather.runtime.Addresses;
 import org.netweather.runtime.Channels;
 import org.netweather.runtime.Daemon;
@@ -37,6 +40,10 @@ public final class MemoryHostServer implements AutoCloseable {
       org.netweather.api.v1.MemoryHostGrpc.getAppendMethod().getFullMethodName();
   private static final String APPEND_STREAM =
       org.netweather.api.v1.MemoryHostGrpc.getAppendStreamMethod().getFullMethodName();
+
+  /** The registry group whose members the nameservers place shards on. */
+  static final String MEMORY_GROUP = "memory";
+
   private final Daemon daemon;
   private final MeasurementStore store;
 
@@ -124,8 +131,19 @@ public final class MemoryHostServer implements AutoCloseable {
           if (!props.cluster.isEmpty()) {
             reg.putAttributes("cluster", props.cluster);
           }
+          Registration registration = reg.build();
           // Not unregistered on close: a restart within the TTL must not move this host's series.
-          daemon.register(ns, reg.build(), Duration.ofSeconds(props.ttlSeconds), beat, false);
+          daemon.register(ns, registration, Duration.ofSeconds(props.ttlSeconds), beat, false);
+          if (!props.registry.isLocal()) {
+            // The shard placement's members: id = registration name, stable across restarts, so a
+            // restart within the session timeout (or within placementReplaceAfter) moves nothing.
+            Registry shared = daemon.own(ZooKeeperRegistry.open(props.registry));
+            daemon.own(
+                shared.join(
+                    MEMORY_GROUP,
+                    registration.getName(),
+                    Map.of("address", registration.getAddress())));
+          }
           return new MemoryHostServer(daemon, store);
         });
   }

@@ -1,5 +1,7 @@
 package org.netweather.nameserver;
 
+import java.time.Duration;
+import org.netweather.nameserver.placement.ReplaceAfter;
 import org.netweather.registry.RegistryLocation;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
@@ -72,6 +74,16 @@ public final class NameserverProperties {
           .label("URL")
           .check("local or zookeeper://HOST:PORT,.../PATH", RegistryLocation::problem);
 
+  public static final Setting<String> PLACEMENT_REPLACE_AFTER =
+      Setting.text(
+              "placementReplaceAfter",
+              "1h",
+              "With the ZooKeeper registry: how long a memory-host may be gone before the shards"
+                  + " placed on it move to the others (never sooner: a restart or a blip moves"
+                  + " nothing). A whole number with s, m, h or d; at least 1m.")
+          .label("DURATION")
+          .check("a duration of at least 1m, as 90s, 10m or 1h", ReplaceAfter::problem);
+
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
@@ -92,6 +104,7 @@ public final class NameserverProperties {
               MISSING_MAX,
               MISSING_HOURS,
               REGISTRY,
+              PLACEMENT_REPLACE_AFTER,
               TLS_CERT,
               TLS_KEY,
               TLS_CA,
@@ -111,6 +124,7 @@ public final class NameserverProperties {
   public final int missingMax;
   public final int missingHours;
   public final RegistryLocation registry;
+  public final Duration placementReplaceAfter;
   private final String tlsCert;
   private final String tlsKey;
   private final String tlsCa;
@@ -135,6 +149,7 @@ public final class NameserverProperties {
     missingMax = values.get(MISSING_MAX);
     missingHours = values.get(MISSING_HOURS);
     registry = RegistryLocation.parse(values.get(REGISTRY));
+    placementReplaceAfter = ReplaceAfter.parse(values.get(PLACEMENT_REPLACE_AFTER));
     tlsCert = values.get(TLS_CERT);
     tlsKey = values.get(TLS_KEY);
     tlsCa = values.get(TLS_CA);

@@ -12,6 +12,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Registration;
+import org.netweather.nameserver.placement.Placements;
+import org.netweather.nameserver.placement.ShardPlacement;
 import org.netweather.registry.Registry;
 import org.netweather.registry.zookeeper.ZooKeeperRegistry;
 import org.netweather.runtime.Channels;
@@ -30,6 +32,9 @@ import org.netweather.runtime.Daemon;
 public final class NameserverServer implements AutoCloseable {
   private static final long SELF_TTL_SECONDS = 300;
   private static final long SWEEP_SECONDS = 10;
+
+  /** How often the placement is checked for shards to place or memory-hosts gone too long. */
+  private static final long PLACEMENT_SECONDS = 10;
 
   /** How long a registered address has to prove its identity (a TLS handshake and one call). */
   private static final Duration ADDRESS_CHECK_TIMEOUT = Duration.ofSeconds(5);
@@ -70,18 +75,31 @@ public final class NameserverServer implements AutoCloseable {
           // Closed before the state: a scrape never reads a closed one.
           daemon.own(NameserverMetrics.gauges(daemon.name(), ns));
           ScheduledExecutorService renew = daemon.scheduler("nameserver-self", 1);
-          daemon.serve(
-              List.of(
-                  new NameserverService(
-                      ns, props, new AddressCheck(channels, ADDRESS_CHECK_TIMEOUT))));
+          NameserverService service =
+              new NameserverService(ns, props, new AddressCheck(channels, ADDRESS_CHECK_TIMEOUT));
+          Registry shared = null;
+          if (!props.registry.isLocal()) {
+            // Shared with the site's other nameservers: opened before the mirror, closed after.
+            shared = daemon.own(ZooKeeperRegistry.open(props.registry));
+            // Under ZooKeeper, AssignSeries answers the shard placement shared by every
+            // nameserver instead of this one's series directory: set before the first call.
+            service.placements(
+                daemon
+                    .own(
+                        new Placements(
+                            shared,
+                            new ShardPlacement(Clock.systemUTC(), props.placementReplaceAfter)))
+                    .follow(
+                        daemon.scheduler("nameserver-placement", 1),
+                        Duration.ofSeconds(PLACEMENT_SECONDS)));
+          }
+          daemon.serve(List.of(service));
           String host = Daemon.host(props.host);
           Registration self =
               daemon
                   .registration("nameserver", host, Daemon.advertise(props.advertise, host))
                   .build();
-          if (!props.registry.isLocal()) {
-            // Shared with the site's other nameservers: opened before the mirror, closed after.
-            Registry shared = daemon.own(ZooKeeperRegistry.open(props.registry));
+          if (shared != null) {
             shared.join("nameservers", self.getName(), Map.of("address", self.getAddress()));
             ns.mirrorTo(daemon.own(new RegistryMirror(shared)));
           }

@@ -13,6 +13,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 import org.netweather.api.v1.AssignSeriesRequest;
 import org.netweather.api.v1.AssignSeriesResponse;
 import org.netweather.api.v1.Clique;
@@ -20,6 +21,8 @@ import org.netweather.api.v1.DeleteCliqueRequest;
 import org.netweather.api.v1.DeleteCliqueResponse;
 import org.netweather.api.v1.ForgetSeriesRequest;
 import org.netweather.api.v1.ForgetSeriesResponse;
+import org.netweather.api.v1.GetPlacementRequest;
+import org.netweather.api.v1.GetPlacementResponse;
 import org.netweather.api.v1.HeartbeatRequest;
 import org.netweather.api.v1.HeartbeatResponse;
 import org.netweather.api.v1.ListCliquesRequest;
@@ -30,6 +33,8 @@ import org.netweather.api.v1.ListMissingRequest;
 import org.netweather.api.v1.ListMissingResponse;
 import org.netweather.api.v1.LookupRequest;
 import org.netweather.api.v1.MissingDaemon;
+import org.netweather.api.v1.MoveShardsRequest;
+import org.netweather.api.v1.MoveShardsResponse;
 import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.PutCliqueRequest;
 import org.netweather.api.v1.RegisterRequest;
@@ -43,6 +48,9 @@ import org.netweather.api.v1.UnregisterResponse;
 import org.netweather.api.v1.WatchCliquesRequest;
 import org.netweather.api.v1.WatchCliquesResponse;
 import org.netweather.nameserver.JournalEntry.Registered;
+import org.netweather.nameserver.placement.Placements;
+import org.netweather.registry.RegistryException;
+import org.netweather.registry.StaleVersionException;
 import org.netweather.runtime.Statuses;
 import org.netweather.runtime.StreamLimits;
 import org.netweather.runtime.auth.Caller;
@@ -61,6 +69,9 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
   private final AddressCheck addresses;
   private final RegistrationQuota quota;
   private final int watchQueue;
+
+  /** The shard placement under the ZooKeeper registry; null on the local registry. */
+  private volatile Placements placements;
 
   /** With the default watch limits of {@link NameserverProperties}. */
   public NameserverService(Nameserver ns) {
@@ -82,6 +93,15 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
     this.watchLimits =
         StreamLimits.watches("nameserver", props.maxWatches, props.maxWatchesPerCaller);
     this.watchQueue = props.watchQueue;
+  }
+
+  /**
+   * Answers AssignSeries from {@code placements} (the ZooKeeper registry's shard placement) instead
+   * of this nameserver's series directory, and serves GetPlacement and MoveShards.
+   */
+  public NameserverService placements(Placements placements) {
+    this.placements = placements;
+    return this;
   }
 
   @Override
@@ -193,10 +213,12 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
         out,
         () -> {
           try {
+            Placements p = placements;
             return AssignSeriesResponse.newBuilder()
-                .addAllAssignments(ns.assign(req.getSeriesList()))
+                .addAllAssignments(
+                    p != null ? p.assign(req.getSeriesList()) : ns.assign(req.getSeriesList()))
                 .build();
-          } catch (IllegalStateException e) {
+          } catch (IllegalStateException | RegistryException e) {
             throw Statuses.unavailable(e.getMessage());
           }
         });
@@ -207,6 +229,17 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
     Statuses.respond(
         out,
         () -> {
+          Placements placed = placements;
+          if (placed != null) {
+            // Under placement nothing per series is kept: an exact name is answered from its
+            // shard's placement (where the client library and the dashboard look a series up),
+            // a pattern with nothing.
+            String name = req.getPattern();
+            return ListDirectoryResponse.newBuilder()
+                .addAllAssignments(
+                    name.isEmpty() || name.contains("*") ? List.of() : placed.locate(name))
+                .build();
+          }
           Page<SeriesAssignment> p =
               ns.directory(req.getPattern(), req.getPageToken(), req.getPageSize());
           return ListDirectoryResponse.newBuilder()
@@ -294,6 +327,59 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
             throw new IllegalStateException(e); // the handle only unlinks the sink
           }
         });
+  }
+
+  @Override
+  public void getPlacement(GetPlacementRequest req, StreamObserver<GetPlacementResponse> out) {
+    Statuses.respond(
+        out,
+        () -> {
+          if (!req.getMemoryHost().isEmpty()) {
+            RegistrationRules.checkName(req.getMemoryHost());
+          }
+          try {
+            return placementsOrRefuse().show(req.getShardsList(), req.getMemoryHost());
+          } catch (RegistryException e) {
+            throw Statuses.unavailable(e.getMessage());
+          }
+        });
+  }
+
+  @Override
+  public void moveShards(MoveShardsRequest req, StreamObserver<MoveShardsResponse> out) {
+    Statuses.respond(
+        out,
+        () -> {
+          for (String name : List.of(req.getFromMemoryHost(), req.getToMemoryHost())) {
+            if (!name.isEmpty()) {
+              RegistrationRules.checkName(name);
+            }
+          }
+          Placements p = placementsOrRefuse();
+          try {
+            return MoveShardsResponse.newBuilder()
+                .addAllMoved(
+                    p.move(req.getShardsList(), req.getFromMemoryHost(), req.getToMemoryHost()))
+                .build();
+          } catch (StaleVersionException e) {
+            throw Status.ABORTED
+                .withDescription("the placement kept changing under the move; try again")
+                .asRuntimeException();
+          } catch (RegistryException e) {
+            throw Statuses.unavailable(e.getMessage());
+          }
+        });
+  }
+
+  private Placements placementsOrRefuse() {
+    Placements p = placements;
+    if (p == null) {
+      throw Statuses.failedPrecondition(
+          "placement is a feature of the ZooKeeper registry; this nameserver runs with registry:"
+              + " local, where AssignSeries keeps its own series directory (see"
+              + " docs/placement.md)");
+    }
+    return p;
   }
 
   /** Clique watches open now. */

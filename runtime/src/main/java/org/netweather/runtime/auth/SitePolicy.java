@@ -42,6 +42,8 @@ public final class SitePolicy {
     r.put(ns + "ListCliques", Rule.ANY);
     r.put(ns + "WatchCliques", Rule.ANY);
     r.put(ns + "ListMissing", Rule.ANY);
+    r.put(ns + "GetPlacement", Rule.ANY);
+    r.put(ns + "MoveShards", ADMIN);
     String mem = "netweather.v1.MemoryHost/";
     r.put(mem + "Append", SitePolicy::append);
     r.put(mem + "AppendStream", SitePolicy::appendStream);

@@ -35,6 +35,11 @@ import org.slf4j.MarkerFactory;
  * stream per memory-host ({@link NetWeatherClient#appendOnStream}): on a busy site most of what a
  * small batch costs a memory-host is the call around it.
  *
+ * <p>An assignment is kept until a delivery on it fails, or, when the nameserver says when to ask
+ * again ({@code recheck_after_ms}: a shard placement, which an operator can move), until then; so a
+ * moved shard's measurements go to its new memory-host within that time, even while the old one
+ * still takes them.
+ *
  * <p>A delivery that fails is a WARN naming the memory-host, the address dialled, the reason and
  * how many measurements wait in the spool. Each is marked with the address, so the process's repeat
  * folding logs it once a minute per memory-host with a count of the attempts in between, and one
@@ -48,6 +53,9 @@ public final class Delivery implements AutoCloseable {
   private static final long MAX_BACKOFF_MS = 30_000;
   private static final long PRESSURE_BACKOFF_MS = 5_000;
 
+  /** After a recheck the nameserver could not answer, the next try. */
+  static final long RECHECK_RETRY_MS = 5_000;
+
   /** How far ahead of its clock a memory-host takes a timestamp (see memory.proto). */
   private static final long MAX_AHEAD_MS = 60_000;
 
@@ -59,6 +67,12 @@ public final class Delivery implements AutoCloseable {
   private final SiteClock site;
   private final ObjLongConsumer<String> refused;
   private final Map<String, String> addressOf = new HashMap<>();
+
+  /**
+   * When to ask the nameserver again about a series whose answer said so (a shard placement, which
+   * an operator or a long absence may move), by the clock that times retries.
+   */
+  private final Map<String, Long> recheckAt = new HashMap<>();
 
   /** Registration name of the memory-host at each address, for messages. */
   private final Map<String, String> nameAt = new HashMap<>();
@@ -74,6 +88,15 @@ public final class Delivery implements AutoCloseable {
    */
   public Delivery(Spool spool, NetWeatherClient client, ScheduledExecutorService scheduler) {
     this(spool, client, scheduler, System::currentTimeMillis, false);
+  }
+
+  /** As above, with the clock that times retries and rechecks (a simulated site's, or a test's). */
+  public Delivery(
+      Spool spool,
+      NetWeatherClient client,
+      ScheduledExecutorService scheduler,
+      LongSupplier clockMs) {
+    this(spool, client, scheduler, clockMs, false);
   }
 
   /**
@@ -186,8 +209,10 @@ public final class Delivery implements AutoCloseable {
       return 0;
     }
     List<String> unknown = new ArrayList<>();
+    long now = clockMs.getAsLong();
     for (SpoolEntry e : batch) {
-      if (!addressOf.containsKey(e.series()) && !unknown.contains(e.series())) {
+      if ((!addressOf.containsKey(e.series()) || recheckAt.getOrDefault(e.series(), now + 1) <= now)
+          && !unknown.contains(e.series())) {
         unknown.add(e.series());
       }
     }
@@ -197,19 +222,32 @@ public final class Delivery implements AutoCloseable {
       try {
         assigned = client.assign(unknown);
       } catch (StatusRuntimeException e) {
-        log.warn(
-            "cannot ask the nameserver where to deliver {} series: {}; {} measurements wait in the"
-                + " spool",
-            unknown.size(),
-            TransportFailures.describe(e.getStatus()),
-            spool.pending());
-        throw e;
+        if (unknown.stream().allMatch(addressOf::containsKey)) {
+          // Only a recheck: the answers held still work; ask again a little later.
+          log.debug("cannot recheck where {} series go: {}", unknown.size(), e.getStatus());
+          unknown.forEach(series -> recheckAt.put(series, now + RECHECK_RETRY_MS));
+          assigned = List.of();
+        } else {
+          log.warn(
+              "cannot ask the nameserver where to deliver {} series: {}; {} measurements wait in the"
+                  + " spool",
+              unknown.size(),
+              TransportFailures.describe(e.getStatus()),
+              spool.pending());
+          throw e;
+        }
       }
       for (SeriesAssignment a : assigned) {
+        if (a.getRecheckAfterMs() > 0) {
+          recheckAt.put(a.getSeries(), now + a.getRecheckAfterMs());
+        } else {
+          recheckAt.remove(a.getSeries());
+        }
         // No address: the assigned memory-host's lease has lapsed (it is restarting). Ask again
         // next time rather than remember a memory-host that cannot be reached.
         if (a.getAddress().isEmpty()) {
           lapsed.merge(a.getMemoryHost(), a.getSeries(), (x, y) -> x);
+          addressOf.remove(a.getSeries());
         } else {
           addressOf.put(a.getSeries(), a.getAddress());
           nameAt.put(a.getAddress(), a.getMemoryHost());
