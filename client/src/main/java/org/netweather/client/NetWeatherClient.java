@@ -432,8 +432,33 @@ public final class NetWeatherClient implements AutoCloseable {
       return new Subscription(w);
     }
     Subscription s = new Subscription();
-    ForecasterGrpc.newStub(channel(view.any())).watchForecasts(req, s.bind(observer));
+    ForecasterGrpc.newStub(channel(view.any()))
+        .watchForecasts(req, s.bind(lookAgainAfter(observer)));
     return s;
+  }
+
+  /** Passes a stream's messages on; once it ends, the next call looks the forecaster up again. */
+  private StreamObserver<ForecastUpdate> lookAgainAfter(StreamObserver<ForecastUpdate> observer) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(ForecastUpdate u) {
+        observer.onNext(u);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        if (Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
+          router.invalidate();
+        }
+        observer.onError(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        router.invalidate();
+        observer.onCompleted();
+      }
+    };
   }
 
   /** Which forecaster serves which series, as this client routes its forecast calls. */
