@@ -39,6 +39,8 @@ import org.netweather.api.v1.GetForecastsRequest;
 final class RoutedWatch implements AutoCloseable {
   private static final long FIRST_BACKOFF_MS = 200;
   private static final long MAX_BACKOFF_MS = 10_000;
+  // A shard on its way to a new owner is served again within seconds: look again soon.
+  private static final long MAX_MOVED_BACKOFF_MS = 2_000;
 
   private final ShardRouter router;
   private final Function<String, Channel> channels;
@@ -177,7 +179,8 @@ final class RoutedWatch implements AutoCloseable {
       long wait;
       if (moved != null) {
         // An expected re-route: at once the first time, with backoff if it keeps happening.
-        wait = backoffMs.containsKey(leg.address) ? nextBackoff(leg.address) : 0;
+        wait =
+            backoffMs.containsKey(leg.address) ? nextBackoff(leg.address, MAX_MOVED_BACKOFF_MS) : 0;
         backoffMs.putIfAbsent(leg.address, 0L);
         if (moved.shard() >= 0) {
           // Follow a hint that names another forecaster; a shard that arrived names none (or the
@@ -193,7 +196,7 @@ final class RoutedWatch implements AutoCloseable {
           }
         }
       } else {
-        wait = nextBackoff(leg.address);
+        wait = nextBackoff(leg.address, MAX_BACKOFF_MS);
       }
       notBefore.put(leg.address, nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(wait));
       scheduler.schedule(this::check, wait, TimeUnit.MILLISECONDS);
@@ -205,9 +208,9 @@ final class RoutedWatch implements AutoCloseable {
     return router.current();
   }
 
-  private long nextBackoff(String address) {
+  private long nextBackoff(String address, long max) {
     long last = backoffMs.getOrDefault(address, 0L);
-    long next = last <= 0 ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, last * 2);
+    long next = last <= 0 ? FIRST_BACKOFF_MS : Math.min(max, last * 2);
     backoffMs.put(address, next);
     return next;
   }
