@@ -99,18 +99,25 @@ final class RoutedForecasts {
     if (!view.sharded()) {
       return one(view.any(), req, deadline);
     }
-    Map<String, List<String>> routed = view.byRoute(req.getSeriesList());
-    List<String> everywhere = routed.getOrDefault(null, List.of());
+    // Every pattern goes to every forecaster, even one naming a single source host: during a
+    // handoff the computed owner has not warmed the shard yet and would find nothing, while the
+    // previous owner still serves it. (A watch, which is re-routed when a shard arrives, may
+    // send such a pattern to the owner alone.)
+    List<String> everywhere = new ArrayList<>();
+    Map<String, List<String>> byOwner = new LinkedHashMap<>();
+    for (String item : req.getSeriesList()) {
+      if (item.indexOf('*') >= 0) {
+        everywhere.add(item);
+      } else {
+        byOwner.computeIfAbsent(view.route(item), k -> new ArrayList<>()).add(item);
+      }
+    }
     Map<String, List<String>> legs = new LinkedHashMap<>();
     for (String address : everywhere.isEmpty() ? List.<String>of() : view.addresses()) {
       legs.put(address, new ArrayList<>(everywhere));
     }
-    routed.forEach(
-        (address, items) -> {
-          if (address != null) {
-            legs.computeIfAbsent(address, k -> new ArrayList<>()).addAll(items);
-          }
-        });
+    byOwner.forEach(
+        (address, items) -> legs.computeIfAbsent(address, k -> new ArrayList<>()).addAll(items));
     Map<String, GetForecastsResponse> answers = all(legs, req, deadline);
 
     Merge merge = new Merge();

@@ -257,14 +257,5 @@ public final class ShardRouter {
       }
       return null;
     }
-
-    /** Groups {@code items} by {@link #route}; the null key holds those every forecaster gets. */
-    Map<String, List<String>> byRoute(List<String> items) {
-      Map<String, List<String>> out = new LinkedHashMap<>();
-      for (String s : items) {
-        out.computeIfAbsent(route(s), k -> new ArrayList<>()).add(s);
-      }
-      return out;
-    }
   }
 }

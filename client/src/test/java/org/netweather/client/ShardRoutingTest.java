@@ -239,6 +239,12 @@ class ShardRoutingTest {
     h.getForecastsList()
         .forEach(f -> assertEquals(site.ownerOf(f.getSeries()).number, f.getValue()));
     assertEquals(List.of(), h.getNotOwnedList());
+    // A pattern naming one of those hosts is found where it is served, not at the owner-to-be.
+    String host = movedToF4.get(0).substring(movedToF4.get(0).indexOf(':') + 1);
+    GetForecastsResponse p =
+        client.forecasts(List.of("*:" + host + "->*"), Criterion.CRITERION_MSE);
+    assertEquals(HOSTS - 1, p.getForecastsCount());
+    assertEquals(List.of(), p.getNotFoundList());
   }
 
   @Test
