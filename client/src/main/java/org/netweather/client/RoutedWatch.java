@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -290,18 +291,26 @@ final class RoutedWatch implements AutoCloseable {
 
                 @Override
                 public void onError(Throwable t) {
-                  if (!cancelled) {
-                    scheduler.execute(() -> ended(Leg.this, t));
-                  }
+                  later(t);
                 }
 
                 @Override
                 public void onCompleted() {
-                  if (!cancelled) {
-                    scheduler.execute(() -> ended(Leg.this, null));
-                  }
+                  later(null);
                 }
               });
+    }
+
+    /** Re-routes off the transport thread: that takes a nameserver call. */
+    private void later(Throwable failure) {
+      if (cancelled) {
+        return;
+      }
+      try {
+        scheduler.execute(() -> ended(this, failure));
+      } catch (RejectedExecutionException e) {
+        // The client is closing: nothing to re-route.
+      }
     }
 
     void cancel() {

@@ -53,10 +53,11 @@ class ShardRoutingTest {
   private final AtomicLong now = new AtomicLong();
   private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1);
   private NetWeatherClient client;
+  private String nsName;
 
   @BeforeEach
   void setUp() throws IOException {
-    String nsName = GrpcCleanupExtension.newName();
+    nsName = GrpcCleanupExtension.newName();
     grpc.register(InProcessServerBuilder.forName(nsName).addService(ns).build().start());
     for (String name : List.of("f1", "f2", "f3")) {
       start(name);
@@ -348,6 +349,27 @@ class ShardRoutingTest {
     assertTrue(latest.values.containsValue(4.0));
     assertTrue(latest.error.get() == null, "the watch ended: " + latest.error.get());
     s.close();
+  }
+
+  @Test
+  void watch_replansWhenTheForecasterListChanges_withoutBeingTold() throws Exception {
+    try (NetWeatherClient quick =
+        NetWeatherClient.forChannel(grpc.channel(nsName))
+            .channels(InProcessChannels::forAddress)
+            .forecasterRefresh(Duration.ofMillis(200))
+            .scheduler(scheduler)
+            .build()) {
+      Latest latest = new Latest();
+      Subscription s = quick.watchForecasts(WATCHED, Criterion.CRITERION_MSE, latest);
+      awaitCurrent(latest);
+
+      start("f4"); // registers; no stream is ended
+      site.serve(Set.of("f1", "f2", "f3", "f4"));
+      awaitCurrent(latest);
+      assertTrue(latest.values.containsValue(4.0));
+      assertEquals(1, site.byName.get("f4").watchers());
+      s.close();
+    }
   }
 
   @Test
