@@ -407,7 +407,18 @@ public final class NetWeatherClient implements AutoCloseable {
             .addAllPoints(points)
             .setCriterion(criterion)
             .build();
-    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).forecastPoints(req));
+    return retrier.call(
+        Retrier.SAFE,
+        d -> {
+          try {
+            return forecaster().withDeadline(d).forecastPoints(req);
+          } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+              router.invalidate(); // it may be gone: the next try lists the forecasters again
+            }
+            throw e;
+          }
+        });
   }
 
   /**
