@@ -38,6 +38,7 @@ import org.netweather.api.v1.GetForecastsRequest;
  * <p>Thread-safe; the observer is called by one thread at a time.
  */
 final class RoutedWatch implements AutoCloseable {
+  private static final System.Logger log = System.getLogger(RoutedWatch.class.getName());
   private static final long FIRST_BACKOFF_MS = 200;
   private static final long MAX_BACKOFF_MS = 10_000;
   // A shard on its way to a new owner is served again within seconds: look again soon.
@@ -197,7 +198,17 @@ final class RoutedWatch implements AutoCloseable {
           }
         }
       } else {
+        boolean first = !backoffMs.containsKey(leg.address);
         wait = nextBackoff(leg.address, MAX_BACKOFF_MS);
+        if (first) {
+          // The caller sees no error (the watch mends itself), so say it here, once per outage.
+          log.log(
+              System.Logger.Level.WARNING,
+              "forecast watch: the stream from forecaster {0} ended ({1}); its series are"
+                  + " routed again and its stream reopened with backoff",
+              leg.address,
+              failure == null ? "completed" : Status.fromThrowable(failure));
+        }
       }
       notBefore.put(leg.address, nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(wait));
       scheduler.schedule(this::check, wait, TimeUnit.MILLISECONDS);
