@@ -13,7 +13,7 @@ public final class Subscription implements AutoCloseable {
   private volatile boolean closed;
   private final AutoCloseable streams;
 
-  Subscription() {
+  public Subscription() {
     this.streams = null;
   }
 
