@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.AppendRequest;
 import org.netweather.api.v1.AppendResponse;
@@ -91,6 +93,12 @@ public final class NetWeatherClient implements AutoCloseable {
   private final AppendStreams appendStreams;
   private final boolean streamAppends;
   private final Set<String> withoutAppendStream = ConcurrentHashMap.newKeySet();
+  private final ShardRouter router;
+  private final RoutedForecasts routed;
+  private final Duration forecasterRefresh;
+  private final java.util.function.LongSupplier nanoTime;
+  private final ScheduledExecutorService givenScheduler;
+  private ScheduledExecutorService ownedScheduler;
 
   private NetWeatherClient(NetWeatherClientBuilder b, Channel ns, ManagedChannel owned) {
     this.ownedNameserver = owned;
@@ -101,6 +109,16 @@ public final class NetWeatherClient implements AutoCloseable {
     this.locator = new SeriesLocator(nameserver::assign, nameserver::directory);
     this.appendStreams = new AppendStreams(channels::get);
     this.streamAppends = b.appendStreams;
+    this.forecasterRefresh = b.forecasterRefresh;
+    this.nanoTime = b.nanoTime;
+    this.givenScheduler = b.scheduler;
+    this.router =
+        new ShardRouter(
+            () -> nameserver.search("(kind=forecaster)"),
+            b.forecasterRefresh,
+            b.nanoTime,
+            nameserverTarget);
+    this.routed = new RoutedForecasts(router, channels::get);
   }
 
   /** A client that builds, and later closes, its own channel to the nameserver. */
@@ -344,33 +362,41 @@ public final class NetWeatherClient implements AutoCloseable {
     return MemoryHostGrpc.newBlockingStub(channel(address));
   }
 
-  // ---- forecasts: the forecaster ----
+  // ---- forecasts: the forecasters ----
+  // On a site whose forecasters share the shards, each call goes to the forecasters that serve its
+  // series (ShardRouter, docs/routing.md); with one forecaster, to it.
 
-  /** The forecast of one series. */
+  /** The forecast of one series, from the forecaster that serves it. */
   public Forecast forecast(String series, Criterion criterion) {
-    GetForecastRequest req =
-        GetForecastRequest.newBuilder().setSeries(series).setCriterion(criterion).build();
-    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecast(req));
+    return forecast(
+        GetForecastRequest.newBuilder().setSeries(series).setCriterion(criterion).build());
   }
 
-  /** The forecast of one series as {@code req} asks (coverage of its interval, ...). */
+  /**
+   * The forecast of one series as {@code req} asks (coverage of its interval, ...), from the
+   * forecaster that serves it; asked once more where that one says if it no longer does.
+   */
   public Forecast forecast(GetForecastRequest req) {
-    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecast(req));
+    return retrier.call(Retrier.SAFE, d -> routed.forecast(req, d));
   }
 
-  /** Forecasts of several series as {@code req} asks. */
+  /**
+   * Forecasts of several series as {@code req} asks: names from the forecasters that serve them,
+   * patterns from every forecaster, merged into one answer. A pattern is in {@code not_found} only
+   * if no forecaster matched it; names no forecaster would serve even when asked again are in
+   * {@code not_owned} (a handoff in progress: ask again shortly).
+   */
   public GetForecastsResponse forecasts(GetForecastsRequest req) {
-    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecasts(req));
+    return retrier.call(Retrier.SAFE, d -> routed.forecasts(req, d));
   }
 
   /** Forecasts of several series, named or matched by patterns such as {@code tcp.*:a->*}. */
   public GetForecastsResponse forecasts(List<String> seriesOrPatterns, Criterion criterion) {
-    GetForecastsRequest req =
+    return forecasts(
         GetForecastsRequest.newBuilder()
             .addAllSeries(seriesOrPatterns)
             .setCriterion(criterion)
-            .build();
-    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).getForecasts(req));
+            .build());
   }
 
   /** The forecast of the next of {@code points}, which are not stored. */
@@ -381,10 +407,28 @@ public final class NetWeatherClient implements AutoCloseable {
             .addAllPoints(points)
             .setCriterion(criterion)
             .build();
-    return retrier.call(Retrier.SAFE, d -> forecaster().withDeadline(d).forecastPoints(req));
+    return retrier.call(
+        Retrier.SAFE,
+        d -> {
+          try {
+            return forecaster().withDeadline(d).forecastPoints(req);
+          } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+              router.invalidate(); // it may be gone: the next try lists the forecasters again
+            }
+            throw e;
+          }
+        });
   }
 
-  /** The current forecasts of the matching series, then each new one. */
+  /**
+   * The current forecasts of the matching series, then each new one.
+   *
+   * <p>With one forecaster this is its stream, and ends as it ends. On a site whose forecasters
+   * share the shards it is one stream per forecaster serving some of the series, merged, which
+   * re-route themselves when a shard moves or the forecaster list changes and re-open with backoff
+   * when a forecaster fails; only INVALID_ARGUMENT ends it (and CANCELLED once it is closed).
+   */
   public Subscription watchForecasts(
       List<String> seriesOrPatterns, Criterion criterion, StreamObserver<ForecastUpdate> observer) {
     GetForecastsRequest req =
@@ -392,24 +436,65 @@ public final class NetWeatherClient implements AutoCloseable {
             .addAllSeries(seriesOrPatterns)
             .setCriterion(criterion)
             .build();
+    ShardRouter.View view = router.current();
+    if (view.sharded()) {
+      RoutedWatch w = new RoutedWatch(router, channels::get, req, observer, scheduler(), nanoTime);
+      w.start(view, forecasterRefresh);
+      return new Subscription(w);
+    }
     Subscription s = new Subscription();
-    ForecasterGrpc.newStub(channel(forecasterAddress())).watchForecasts(req, s.bind(observer));
+    ForecasterGrpc.newStub(channel(view.any()))
+        .watchForecasts(req, s.bind(lookAgainAfter(observer)));
     return s;
   }
 
-  private ForecasterGrpc.ForecasterBlockingStub forecaster() {
-    return ForecasterGrpc.newBlockingStub(channel(forecasterAddress()));
+  /** Passes a stream's messages on; once it ends, the next call looks the forecaster up again. */
+  private StreamObserver<ForecastUpdate> lookAgainAfter(StreamObserver<ForecastUpdate> observer) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(ForecastUpdate u) {
+        observer.onNext(u);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        if (Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
+          router.invalidate();
+        }
+        observer.onError(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        router.invalidate();
+        observer.onCompleted();
+      }
+    };
   }
 
-  /** The first registered forecaster. */
-  private String forecasterAddress() {
-    List<Registration> forecasters = search("(kind=forecaster)");
-    if (forecasters.isEmpty()) {
-      throw Status.UNAVAILABLE
-          .withDescription("no forecaster is registered with " + nameserverTarget)
-          .asRuntimeException();
+  /** Which forecaster serves which series, as this client routes its forecast calls. */
+  public ShardRouter forecasters() {
+    return router;
+  }
+
+  private ForecasterGrpc.ForecasterBlockingStub forecaster() {
+    return ForecasterGrpc.newBlockingStub(channel(router.current().any()));
+  }
+
+  private synchronized ScheduledExecutorService scheduler() {
+    if (givenScheduler != null) {
+      return givenScheduler;
     }
-    return forecasters.get(0).getAddress();
+    if (ownedScheduler == null) {
+      ownedScheduler =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "nws-client-forecast-watch");
+                t.setDaemon(true);
+                return t;
+              });
+    }
+    return ownedScheduler;
   }
 
   // ---- cluster snapshots: the proxies ----
@@ -539,6 +624,11 @@ public final class NetWeatherClient implements AutoCloseable {
   /** Closes the channels this client built; a nameserver channel it was given stays open. */
   @Override
   public void close() {
+    synchronized (this) {
+      if (ownedScheduler != null) {
+        ownedScheduler.shutdownNow();
+      }
+    }
     appendStreams.close();
     channels.close();
     if (ownedNameserver != null) {

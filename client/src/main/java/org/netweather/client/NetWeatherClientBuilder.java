@@ -7,7 +7,9 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Configures a {@link NetWeatherClient}: the deadline of every call, how often a call that is safe
@@ -30,6 +32,9 @@ public final class NetWeatherClientBuilder {
   ChannelCredentials credentials = InsecureChannelCredentials.create();
   Function<String, ManagedChannel> channels;
   boolean appendStreams = true;
+  Duration forecasterRefresh = ShardRouter.DEFAULT_REFRESH;
+  ScheduledExecutorService scheduler;
+  LongSupplier nanoTime = System::nanoTime;
 
   NetWeatherClientBuilder(String target, Channel channel) {
     this.target = target;
@@ -85,6 +90,35 @@ public final class NetWeatherClientBuilder {
    */
   public NetWeatherClientBuilder appendStreams(boolean appendStreams) {
     this.appendStreams = appendStreams;
+    return this;
+  }
+
+  /**
+   * How long the list of forecasters is used to route forecast calls before it is asked for again
+   * (default 5 s); a forecaster that says it does not serve a shard has it asked for at once. See
+   * {@link ShardRouter}.
+   */
+  public NetWeatherClientBuilder forecasterRefresh(Duration refresh) {
+    if (refresh.isNegative()) {
+      throw new IllegalArgumentException("forecasterRefresh must not be negative: " + refresh);
+    }
+    this.forecasterRefresh = refresh;
+    return this;
+  }
+
+  /**
+   * Where a forecast watch on a site of several forecasters re-routes its streams and checks the
+   * forecaster list; the client does not own it. Default: a thread of the client's own, started by
+   * the first such watch and stopped by {@link NetWeatherClient#close()}.
+   */
+  public NetWeatherClientBuilder scheduler(ScheduledExecutorService scheduler) {
+    this.scheduler = Objects.requireNonNull(scheduler);
+    return this;
+  }
+
+  /** The clock that ages the forecaster list; tests pass a fake one. */
+  NetWeatherClientBuilder nanoTime(LongSupplier nanoTime) {
+    this.nanoTime = Objects.requireNonNull(nanoTime);
     return this;
   }
 

@@ -11,6 +11,16 @@ import io.grpc.stub.StreamObserver;
 public final class Subscription implements AutoCloseable {
   private volatile ClientCallStreamObserver<?> call;
   private volatile boolean closed;
+  private final AutoCloseable streams;
+
+  public Subscription() {
+    this.streams = null;
+  }
+
+  /** A subscription over several streams that {@code streams} keeps (a routed watch). */
+  Subscription(AutoCloseable streams) {
+    this.streams = streams;
+  }
 
   /** Wraps {@code observer} so this subscription can cancel the call it is passed to. */
   <ReqT, RespT> ClientResponseObserver<ReqT, RespT> bind(StreamObserver<RespT> observer) {
@@ -43,6 +53,14 @@ public final class Subscription implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    if (streams != null) {
+      try {
+        streams.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing a watch failed", e);
+      }
+      return;
+    }
     ClientCallStreamObserver<?> c = call;
     if (c != null) {
       c.cancel("subscription closed", null);

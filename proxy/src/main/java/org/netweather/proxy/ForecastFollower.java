@@ -1,55 +1,50 @@
 package org.netweather.proxy;
 
-import io.grpc.Channel;
-import io.grpc.Context;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecastUpdate;
-import org.netweather.api.v1.ForecasterGrpc;
 import org.netweather.api.v1.GetForecastRequest;
-import org.netweather.api.v1.GetForecastsRequest;
-import org.netweather.api.v1.NameserverGrpc;
-import org.netweather.api.v1.Registration;
-import org.netweather.api.v1.SearchRequest;
+import org.netweather.client.NetWeatherClient;
+import org.netweather.client.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows the forecaster's update stream for the cluster's series into a {@link ClusterCache},
- * finding the forecaster through the nameserver. A broken stream (a forecaster restart, say) is
- * re-established with backoff, looking the forecaster up again each time.
+ * Follows the forecasts of the cluster's series into a {@link ClusterCache}, through the client
+ * library's forecast watch, which finds the forecasters through the nameserver.
+ *
+ * <p>With one forecaster that is one stream, re-established with backoff when it breaks (a
+ * forecaster restart, say), looking the forecaster up again each time. On a site whose forecasters
+ * share the shards it is one stream per forecaster owning some of the cluster's hosts (each host's
+ * patterns go to the owner of its shard, see {@code docs/routing.md}), which the client re-routes
+ * itself when a shard moves or the forecaster list changes; each new stream begins with the current
+ * forecasts of its series, so the snapshot is complete again once the new owners serve them.
  */
 final class ForecastFollower implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ForecastFollower.class);
+  private static final long FIRST_BACKOFF_MS = 200;
   private static final long MAX_BACKOFF_MS = 10_000;
 
-  private final NameserverGrpc.NameserverBlockingStub nameserver;
-  private final Function<String, ManagedChannel> channels;
+  private final NetWeatherClient client;
   private final ClusterCache cache;
   private final ScheduledExecutorService scheduler;
-  private final Map<String, ManagedChannel> open = new HashMap<>();
-  private volatile ForecasterGrpc.ForecasterBlockingStub current;
-  private Context.CancellableContext stream;
-  private long backoffMs = 200;
+  private Subscription stream;
+  private volatile long backoffMs = FIRST_BACKOFF_MS;
   private boolean closed;
   private long generation;
 
+  /**
+   * @param client reaches the nameserver and the forecasters; owned, closed with this follower
+   */
   ForecastFollower(
-      Channel nameserver,
-      Function<String, ManagedChannel> channels,
-      ClusterCache cache,
-      ScheduledExecutorService scheduler) {
-    this.nameserver = NameserverGrpc.newBlockingStub(nameserver);
-    this.channels = channels;
+      NetWeatherClient client, ClusterCache cache, ScheduledExecutorService scheduler) {
+    this.client = client;
     this.cache = cache;
     this.scheduler = scheduler;
   }
@@ -59,68 +54,50 @@ final class ForecastFollower implements AutoCloseable {
     if (closed) {
       return;
     }
+    long gen = ++generation;
     if (stream != null) {
-      stream.cancel(null);
+      stream.close();
       stream = null;
     }
-    long gen = ++generation;
     List<String> patterns = cache.patterns();
     if (patterns.isEmpty()) {
       return;
     }
-    Channel ch;
     try {
-      ch = forecasterChannel();
+      stream = client.watchForecasts(patterns, Criterion.CRITERION_UNKNOWN, observer(gen));
     } catch (StatusRuntimeException e) {
       retry(gen, "no forecaster: " + e.getStatus().getDescription());
-      return;
     }
-    current = ForecasterGrpc.newBlockingStub(ch);
-    Context.CancellableContext ctx = Context.current().withCancellation();
-    stream = ctx;
-    ctx.run(
-        () ->
-            ForecasterGrpc.newStub(ch)
-                .watchForecasts(
-                    GetForecastsRequest.newBuilder().addAllSeries(patterns).build(),
-                    new StreamObserver<ForecastUpdate>() {
-                      @Override
-                      public void onNext(ForecastUpdate u) {
-                        backoffMs = 200;
-                        cache.put(u.getForecast());
-                      }
-
-                      @Override
-                      public void onError(Throwable t) {
-                        if (Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
-                          retry(gen, "stream failed: " + Status.fromThrowable(t));
-                        }
-                      }
-
-                      @Override
-                      public void onCompleted() {
-                        retry(gen, "stream ended");
-                      }
-                    }));
   }
 
-  private Channel forecasterChannel() {
-    List<Registration> found =
-        nameserver
-            .withDeadlineAfter(3, TimeUnit.SECONDS)
-            .search(SearchRequest.newBuilder().setFilter("(kind=forecaster)").build())
-            .getRegistrationsList();
-    if (found.isEmpty()) {
-      throw Status.UNAVAILABLE.withDescription("none registered").asRuntimeException();
-    }
-    return open.computeIfAbsent(found.get(0).getAddress(), channels);
+  private StreamObserver<ForecastUpdate> observer(long gen) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(ForecastUpdate u) {
+        backoffMs = FIRST_BACKOFF_MS;
+        cache.put(u.getForecast());
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        if (Status.fromThrowable(t).getCode() != Status.Code.CANCELLED) {
+          retry(gen, "stream failed: " + Status.fromThrowable(t));
+        }
+      }
+
+      @Override
+      public void onCompleted() {
+        retry(gen, "stream ended");
+      }
+    };
   }
 
   private synchronized void retry(long gen, String why) {
     if (closed || gen != generation) {
       return;
     }
-    log.info("following the forecaster: {}; retrying in {} ms", why, backoffMs);
+    long wait = backoffMs;
+    log.info("following the forecasters: {}; retrying in {} ms", why, wait);
     scheduler.schedule(
         () -> {
           synchronized (this) {
@@ -129,20 +106,15 @@ final class ForecastFollower implements AutoCloseable {
             }
           }
         },
-        backoffMs,
+        wait,
         TimeUnit.MILLISECONDS);
-    backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
+    backoffMs = Math.min(MAX_BACKOFF_MS, wait * 2);
   }
 
-  /** One forecast read directly, for cache refreshes; null if unknown or unreachable. */
+  /** One forecast read from the forecaster serving it, for cache refreshes; null if none can. */
   Forecast fetch(String series) {
-    ForecasterGrpc.ForecasterBlockingStub stub = current;
-    if (stub == null) {
-      return null;
-    }
     try {
-      return stub.withDeadlineAfter(2, TimeUnit.SECONDS)
-          .getForecast(GetForecastRequest.newBuilder().setSeries(series).build());
+      return client.forecast(GetForecastRequest.newBuilder().setSeries(series).build());
     } catch (StatusRuntimeException e) {
       return null;
     }
@@ -152,8 +124,8 @@ final class ForecastFollower implements AutoCloseable {
   public synchronized void close() {
     closed = true;
     if (stream != null) {
-      stream.cancel(null);
+      stream.close();
     }
-    open.values().forEach(ManagedChannel::shutdownNow);
+    client.close();
   }
 }

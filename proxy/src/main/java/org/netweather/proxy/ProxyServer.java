@@ -10,10 +10,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Registration;
+import org.netweather.client.NetWeatherClient;
 import org.netweather.runtime.Daemon;
 
 /**
- * The proxy daemon for one cluster: discovers the cluster's hosts, follows the forecaster into a
+ * The proxy daemon for one cluster: discovers the cluster's hosts, follows the forecasters into a
  * {@link ClusterCache}, serves snapshots, and registers as kind {@code proxy} with {@code
  * cluster=NAME}.
  *
@@ -39,7 +40,7 @@ public final class ProxyServer implements AutoCloseable {
   /**
    * Starts the proxy: its gRPC service, host discovery and the cluster cache.
    *
-   * @param channels opens channels to the nameserver and the forecaster; they are owned
+   * @param channels opens channels to the nameserver and the forecasters; they are owned
    */
   public static ProxyServer start(
       ProxyProperties props, ServerBuilder<?> builder, Function<String, ManagedChannel> channels)
@@ -76,7 +77,16 @@ public final class ProxyServer implements AutoCloseable {
                   scheduler,
                   Ticker.systemTicker(),
                   System::currentTimeMillis);
-          follower[0] = daemon.own(new ForecastFollower(ns, daemon.channels(), cache, scheduler));
+          // Forecast calls go through the client library, which routes each to the forecaster
+          // serving its series; a refresh read gets the 2 s it always had, and no retry.
+          NetWeatherClient forecasts =
+              NetWeatherClient.forChannel(ns)
+                  .deadline(Duration.ofSeconds(2))
+                  .maxAttempts(1)
+                  .channels(daemon.channels())
+                  .scheduler(scheduler)
+                  .build();
+          follower[0] = daemon.own(new ForecastFollower(forecasts, cache, scheduler));
           daemon.own(ProxyMetrics.gauges(daemon.name(), cache));
           daemon.serve(List.of(new ProxyService(cache, scheduler)));
           // Within half a second of a change: far below any series' period, and a 64-host rebuild
