@@ -80,10 +80,11 @@ public final class NameserverServer implements AutoCloseable {
                   .registration("nameserver", host, Daemon.advertise(props.advertise, host))
                   .build();
           if (!props.registry.isLocal()) {
-            // Shared with the site's other nameservers: opened before the mirror, closed after.
+            // Shared with the site's other nameservers: opened before the sync, closed after.
             Registry shared = daemon.own(ZooKeeperRegistry.open(props.registry));
-            shared.join("nameservers", self.getName(), Map.of("address", self.getAddress()));
-            ns.mirrorTo(daemon.own(new RegistryMirror(shared)));
+            // Joined first: a restarted nameserver is not taken for gone while it reads its lines.
+            shared.join(SiteSync.GROUP, self.getName(), Map.of("address", self.getAddress()));
+            daemon.own(SiteSync.start(shared, self.getName(), ns, Clock.systemUTC()));
           }
           ns.register(self, SELF_TTL_SECONDS);
           // The nameserver is its own registry: it renews its record itself, well within the TTL.
