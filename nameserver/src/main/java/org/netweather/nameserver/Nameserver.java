@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: every public method is synchronized; the state is small and the journal write
  * is the only slow step.
  */
-public final class Nameserver implements AutoCloseable {
+public final class Nameserver implements SeriesDirectory, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Nameserver.class);
   public static final String MEMORY_KIND = "memory";
   static final long MIN_TTL_SECONDS = 1;
@@ -708,6 +708,7 @@ public final class Nameserver implements AutoCloseable {
    *
    * @throws IllegalStateException if a series needs a memory-host and none is live
    */
+  @Override
   public synchronized List<SeriesAssignment> assign(List<String> series) {
     if (series.isEmpty()) {
       throw new IllegalArgumentException("series is empty");
@@ -788,6 +789,7 @@ public final class Nameserver implements AutoCloseable {
   }
 
   /** One page of {@link #directory(String)}, after {@code pageToken} (empty: the first). */
+  @Override
   public synchronized Page<SeriesAssignment> directory(
       String pattern, String pageToken, int pageSize) {
     SeriesPattern p = pattern == null || pattern.isEmpty() ? null : SeriesPattern.parse(pattern);
@@ -801,6 +803,7 @@ public final class Nameserver implements AutoCloseable {
    *
    * @return how many were dropped
    */
+  @Override
   public synchronized long forget(String pattern, String memoryHost) {
     if (pattern == null || pattern.isEmpty()) {
       throw new IllegalArgumentException("pattern is empty; use * to forget every series");

@@ -16,6 +16,8 @@ import org.netweather.registry.Registry;
 import org.netweather.registry.zookeeper.ZooKeeperRegistry;
 import org.netweather.runtime.Channels;
 import org.netweather.runtime.Daemon;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The nameserver daemon: opens its state, serves it over gRPC and registers itself (with a lease it
@@ -28,6 +30,7 @@ import org.netweather.runtime.Daemon;
  * }</pre>
  */
 public final class NameserverServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(NameserverServer.class);
   private static final long SELF_TTL_SECONDS = 300;
   private static final long SWEEP_SECONDS = 10;
 
@@ -89,7 +92,7 @@ public final class NameserverServer implements AutoCloseable {
           ns.register(self, SELF_TTL_SECONDS);
           // The nameserver is its own registry: it renews its record itself, well within the TTL.
           renew.scheduleWithFixedDelay(
-              () -> ns.register(self, SELF_TTL_SECONDS),
+              () -> renewSelf(ns, self),
               SELF_TTL_SECONDS / 3,
               SELF_TTL_SECONDS / 3,
               TimeUnit.SECONDS);
@@ -99,6 +102,16 @@ public final class NameserverServer implements AutoCloseable {
           renew.scheduleWithFixedDelay(ns::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
           return new NameserverServer(ns, daemon);
         });
+  }
+
+  /** Registers the nameserver again; a failure (the shared registry out of reach) waits a turn. */
+  private static void renewSelf(Nameserver ns, Registration self) {
+    try {
+      ns.register(self, SELF_TTL_SECONDS);
+    } catch (RuntimeException e) {
+      log.warn(
+          "cannot renew the nameserver's own registration: {}; trying again later", e.toString());
+    }
   }
 
   public int getPort() {

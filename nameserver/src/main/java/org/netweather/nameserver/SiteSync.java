@@ -215,11 +215,17 @@ final class SiteSync implements RegistryListener, AutoCloseable {
               + " and it reads the site again and republishes its own on reconnecting",
           self);
     } else if (state == RegistryState.CONNECTED) {
-      synchronized (this) {
-        dirty.addAll(ns.knownScopes());
-      }
+      // Back after a break: read everything again and publish this nameserver's lines (they
+      // were dropped by the others if the session was lost). Publishing what is already there
+      // writes nothing.
       queue(FULL);
-      dirty(SharedRecords.DAEMONS);
+      schedule(
+          () -> {
+            Set<String> scopes = ns.knownScopes(); // not under this object's lock
+            scopes.add(SharedRecords.DAEMONS);
+            scopes.forEach(this::dirty);
+          },
+          Duration.ZERO);
     }
   }
 

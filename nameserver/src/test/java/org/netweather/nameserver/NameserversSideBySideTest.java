@@ -180,11 +180,15 @@ class NameserversSideBySideTest {
     long registeredMs = nsA.nameserver().lookup("sensor@alpha").orElseThrow().getRegisteredMs();
     awaitTrue(() -> lookup(b, "sensor@alpha").isPresent(), "listed through B");
 
+    long closed = System.nanoTime();
     nsA.close();
     open.remove(nsA);
 
     // B holds the lease within a heartbeat or so (the sensor moved, or B adopted A's leases).
     awaitTrue(() -> nsB.nameserver().heldHere("hosts/c1").contains("sensor@alpha"), "held by B");
+    System.out.printf(
+        "nameserver A closed: its sensor's lease held by B %d ms later%n",
+        Duration.ofNanos(System.nanoTime() - closed).toMillis());
     // It stays listed through B for two more TTLs, under the very registration made at A: no
     // lease expired meanwhile, so the sensor never had to register again.
     long until = System.nanoTime() + Duration.ofSeconds(6).toNanos();
