@@ -27,6 +27,10 @@ final class SharedRecords {
   static final String LEASE = PREFIX + "lease";
   static final String TTL_MS = PREFIX + "ttl_ms";
   static final String REGISTERED_MS = PREFIX + "registered_ms";
+
+  /** The nameserver that granted the lease, for a record no live set lists yet. */
+  static final String BY = PREFIX + "by";
+
   static final String SENSOR_KIND = "sensor";
   static final String DEFAULT_CLUSTER = "default";
 
@@ -38,8 +42,8 @@ final class SharedRecords {
 
   private SharedRecords() {}
 
-  /** A registration as read from the registry, with its lease. */
-  record Shared(String scope, Registered lease) {
+  /** A registration as read from the registry, with its lease and who granted it ("": unknown). */
+  record Shared(String scope, Registered lease, String by) {
     String name() {
       return lease.registration().getName();
     }
@@ -61,32 +65,40 @@ final class SharedRecords {
     return "live/" + scope;
   }
 
-  private static Map<String, String> withLease(Registered e) {
+  private static Map<String, String> withLease(Registered e, String by) {
     Map<String, String> a = new HashMap<>(e.registration().getAttributesMap());
     a.keySet().removeIf(k -> k.startsWith(PREFIX));
+    a.put(BY, by);
     a.put(LEASE, e.leaseId());
     a.put(TTL_MS, Long.toString(e.ttlMs()));
     a.put(REGISTERED_MS, Long.toString(e.registration().getRegisteredMs()));
     return a;
   }
 
-  static HostRecord host(Registered e) {
+  /** A sensor's registration as a host record, its lease granted by the nameserver {@code by}. */
+  static HostRecord host(Registered e, String by) {
     var r = e.registration();
-    return new HostRecord(cluster(r), r.getName(), r.getAddress(), withLease(e));
+    return new HostRecord(cluster(r), r.getName(), r.getAddress(), withLease(e, by));
   }
 
-  static DaemonRecord daemon(Registered e) {
+  /** Any other registration as a daemon record, its lease granted by {@code by}. */
+  static DaemonRecord daemon(Registered e, String by) {
     var r = e.registration();
-    return new DaemonRecord(r.getName(), r.getKind(), r.getAddress(), withLease(e));
+    return new DaemonRecord(r.getName(), r.getKind(), r.getAddress(), withLease(e, by));
   }
 
   static Shared read(HostRecord h) {
     return new Shared(
-        HOSTS + h.cluster(), read(h.host(), SENSOR_KIND, h.address(), h.attributes()));
+        HOSTS + h.cluster(),
+        read(h.host(), SENSOR_KIND, h.address(), h.attributes()),
+        h.attributes().getOrDefault(BY, ""));
   }
 
   static Shared read(DaemonRecord d) {
-    return new Shared(DAEMONS, read(d.name(), d.kind(), d.address(), d.attributes()));
+    return new Shared(
+        DAEMONS,
+        read(d.name(), d.kind(), d.address(), d.attributes()),
+        d.attributes().getOrDefault(BY, ""));
   }
 
   private static Registered read(

@@ -132,9 +132,9 @@ final class SiteSync implements RegistryListener, AutoCloseable {
         "register " + r.getName(),
         () -> {
           if (SharedRecords.SENSOR_KIND.equals(r.getKind())) {
-            registry.putHost(SharedRecords.host(entry));
+            registry.putHost(SharedRecords.host(entry, self));
           } else {
-            registry.putDaemon(SharedRecords.daemon(entry));
+            registry.putDaemon(SharedRecords.daemon(entry, self));
           }
         });
   }
@@ -330,6 +330,19 @@ final class SiteSync implements RegistryListener, AutoCloseable {
         line.getValue().forEach(n -> holders.putIfAbsent(n, holder));
       }
     }
+    // A record no line lists yet (its nameserver died before publishing, or is about to publish)
+    // is judged by the nameserver that wrote it: one that is gone leaves it to be adopted.
+    for (Shared rec : records.values()) {
+      String by = rec.by();
+      if (!by.isEmpty()
+          && !holders.containsKey(rec.name())
+          && (by.equals(self) ? adoptFrom.contains(self) : !members.contains(by))) {
+        orphans.add(rec.name());
+        if (!by.equals(self)) {
+          goneNameservers.add(by);
+        }
+      }
+    }
     List<Registered> unheld = new java.util.ArrayList<>();
     for (String dead : goneNameservers) {
       // A nameserver that is gone is not adopted with its leases: its own record goes now.
@@ -419,11 +432,19 @@ final class SiteSync implements RegistryListener, AutoCloseable {
     }
   }
 
-  /** Stops reading and publishing (the registry itself is closed by its owner). */
+  /**
+   * Publishes what is still to publish (so that the others know which leases to adopt), then stops
+   * reading and publishing; the registry itself is closed by its owner.
+   */
   @Override
   public void close() throws Exception {
     if (watch != null) {
       watch.close();
+    }
+    try {
+      thread.execute(this::flush); // before the delayed tasks, which shutdown() drops
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // already stopping
     }
     thread.shutdown();
     if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {

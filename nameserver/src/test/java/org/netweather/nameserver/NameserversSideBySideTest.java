@@ -296,13 +296,24 @@ class NameserversSideBySideTest {
       }
       assertTrue(nsA.nameserver().heldHere("hosts/c1").contains("sensor@alpha"));
       assertFalse(nsB.nameserver().heldHere("hosts/c1").contains("sensor@alpha"));
-      // A registration through the new leader reaches the other nameserver.
-      stub("nsb:0")
-          .register(
-              RegisterRequest.newBuilder()
-                  .setRegistration(sensor("beta"))
-                  .setTtlSeconds(60)
-                  .build());
+      // A registration once the ensemble has its new leader reaches the other nameserver. (On a
+      // loaded machine the election can take longer than a call's deadline: wait for it.)
+      var toB = stub("nsb:0");
+      awaitTrue(
+          () -> {
+            try {
+              toB.withDeadlineAfter(10, TimeUnit.SECONDS)
+                  .register(
+                      RegisterRequest.newBuilder()
+                          .setRegistration(sensor("beta"))
+                          .setTtlSeconds(60)
+                          .build());
+              return true;
+            } catch (StatusRuntimeException e) {
+              return false;
+            }
+          },
+          "a registration through B after the election");
       awaitTrue(() -> nsA.nameserver().lookup("sensor@beta").isPresent(), "beta through A after");
     } finally {
       cluster.restartServer(leader);

@@ -26,12 +26,13 @@ class SharedRecordsTest {
             .putAttributes("cluster", "c1")
             .putAttributes("nws.lease", "forged")
             .build();
-    HostRecord h = SharedRecords.host(lease(r));
+    HostRecord h = SharedRecords.host(lease(r), "nameserver@n");
     assertEquals("c1", h.cluster());
     assertEquals("L1", h.attributes().get(SharedRecords.LEASE), "the caller's copy is overwritten");
 
     SharedRecords.Shared back = SharedRecords.read(h);
     assertEquals("hosts/c1", back.scope());
+    assertEquals("nameserver@n", back.by());
     assertEquals("L1", back.lease().leaseId());
     assertEquals(30_000, back.lease().ttlMs());
     assertEquals(Map.of("cluster", "c1"), back.lease().registration().getAttributesMap());
@@ -43,7 +44,7 @@ class SharedRecordsTest {
   void daemon_roundTrip_andScopes() {
     Registration m =
         Registration.newBuilder().setName("memory@m").setKind("memory").setAddress("m:1").build();
-    SharedRecords.Shared back = SharedRecords.read(SharedRecords.daemon(lease(m)));
+    SharedRecords.Shared back = SharedRecords.read(SharedRecords.daemon(lease(m), "nameserver@n"));
     assertEquals(SharedRecords.DAEMONS, back.scope());
     assertEquals("memory", back.lease().registration().getKind());
     assertEquals(SharedRecords.DAEMONS, SharedRecords.scope(m));
