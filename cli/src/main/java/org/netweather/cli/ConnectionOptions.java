@@ -5,13 +5,18 @@ import io.grpc.TlsChannelCredentials;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
+import org.netweather.client.FailoverChannel;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.client.NetWeatherClientBuilder;
+import org.netweather.runtime.Addresses;
 import picocli.CommandLine.Option;
 
 /** How a command finds NetWeather: the nameserver address and a deadline for every call. */
 public final class ConnectionOptions {
-  /** Environment variable naming the nameserver, {@code host:port}. */
+  /**
+   * Environment variable naming the nameserver, {@code host:port}, or several separated by commas
+   * (nameservers side by side on a ZooKeeper registry), tried in order.
+   */
   public static final String ENV = "NWS_NAMESERVER";
 
   public static final String TLS_CERT = "NWS_TLS_CERT";
@@ -20,8 +25,11 @@ public final class ConnectionOptions {
 
   @Option(
       names = "--nameserver",
-      paramLabel = "HOST:PORT",
-      description = "Nameserver address (default: $" + ENV + " or localhost:8090).")
+      paramLabel = "HOST:PORT[,HOST:PORT...]",
+      description =
+          "Nameserver address, or several separated by commas to fail over in order (default: $"
+              + ENV
+              + " or localhost:8090).")
   String nameserver;
 
   @Option(
@@ -31,13 +39,30 @@ public final class ConnectionOptions {
       description = "Deadline for each call (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds;
 
-  /** The nameserver address in effect. */
+  /**
+   * The nameserver address (or comma-separated list) in effect.
+   *
+   * @throws IllegalArgumentException naming the option or variable if an entry is not host:port
+   */
   public String nameserver() {
     if (nameserver != null && !nameserver.isEmpty()) {
-      return nameserver;
+      return checked("--nameserver", nameserver);
     }
     String env = System.getenv(ENV);
-    return env != null && !env.isEmpty() ? env : "localhost:8090";
+    return env != null && !env.isEmpty() ? checked("$" + ENV, env) : "localhost:8090";
+  }
+
+  /** {@code list} if every entry is {@code host:port}; else says which is not and where from. */
+  static String checked(String from, String list) {
+    try {
+      for (String a : FailoverChannel.addresses(list)) {
+        Addresses.parse("nameserver", a);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          from + " '" + list + "': " + e.getMessage() + " (want HOST:PORT[,HOST:PORT...])");
+    }
+    return list;
   }
 
   /** Whether calls go without TLS: no certificate is named in the environment. */

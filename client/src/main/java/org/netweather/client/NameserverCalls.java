@@ -1,8 +1,10 @@
 package org.netweather.client;
 
 import io.grpc.Channel;
+import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.netweather.api.v1.AssignSeriesRequest;
 import org.netweather.api.v1.Clique;
 import org.netweather.api.v1.DeleteCliqueRequest;
@@ -35,14 +37,25 @@ import org.netweather.api.v1.UnregisterRequest;
  * Register, Unregister, AssignSeries, PutClique and DeleteClique are retried on UNAVAILABLE and
  * DEADLINE_EXCEEDED, as the service documents; the others are tried once. Listings come in pages;
  * the methods returning lists follow them to the end, each page a call of its own.
+ *
+ * <p>Over a {@link FailoverChannel} of several nameservers, the reads (Lookup, Search and the
+ * listings) are retried on UNAVAILABLE and DEADLINE_EXCEEDED too: they change nothing, and the
+ * retry goes to the next nameserver of the list. Heartbeat stays a single try: its caller decides.
  */
 public final class NameserverCalls {
   private final NameserverGrpc.NameserverBlockingStub stub;
   private final Retrier retrier;
 
+  /** What a read is retried on: nothing with one nameserver, a failover with several. */
+  private final Set<Status.Code> reads;
+
   NameserverCalls(Channel nameserver, Retrier retrier) {
     this.stub = NameserverGrpc.newBlockingStub(nameserver);
     this.retrier = retrier;
+    this.reads =
+        nameserver instanceof FailoverChannel f && f.size() > 1
+            ? Retrier.NAMESERVER_WRITE
+            : Retrier.NEVER;
   }
 
   /** Registers (or re-registers) {@code registration} for a lease of {@code ttlSeconds}. */
@@ -71,7 +84,7 @@ public final class NameserverCalls {
 
   public Registration lookup(String name) {
     LookupRequest req = LookupRequest.newBuilder().setName(name).build();
-    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).lookup(req));
+    return retrier.call(reads, d -> stub.withDeadline(d).lookup(req));
   }
 
   /** Every live registration matching an LDAP-style filter such as {@code (kind=memory)}. */
@@ -89,7 +102,7 @@ public final class NameserverCalls {
 
   /** One page of a search, for callers that page themselves. */
   public SearchResponse search(SearchRequest request) {
-    return retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).search(request));
+    return retrier.call(reads, d -> stub.withDeadline(d).search(request));
   }
 
   /** The memory-host of each series, assigning one to new series. */
@@ -107,8 +120,7 @@ public final class NameserverCalls {
     do {
       ListDirectoryRequest req =
           ListDirectoryRequest.newBuilder().setPattern(pattern).setPageToken(token).build();
-      ListDirectoryResponse page =
-          retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listSeries(req));
+      ListDirectoryResponse page = retrier.call(reads, d -> stub.withDeadline(d).listSeries(req));
       out.addAll(page.getAssignmentsList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());
@@ -147,8 +159,7 @@ public final class NameserverCalls {
     do {
       ListCliquesRequest req =
           ListCliquesRequest.newBuilder().setHost(host).setPageToken(token).build();
-      ListCliquesResponse page =
-          retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listCliques(req));
+      ListCliquesResponse page = retrier.call(reads, d -> stub.withDeadline(d).listCliques(req));
       out.addAll(page.getCliquesList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());
@@ -164,8 +175,7 @@ public final class NameserverCalls {
     String token = "";
     do {
       ListMissingRequest req = ListMissingRequest.newBuilder().setPageToken(token).build();
-      ListMissingResponse page =
-          retrier.call(Retrier.NEVER, d -> stub.withDeadline(d).listMissing(req));
+      ListMissingResponse page = retrier.call(reads, d -> stub.withDeadline(d).listMissing(req));
       out.addAll(page.getDaemonsList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());

@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  * to retry is tried, and how channels to daemons are opened.
  *
  * <pre>{@code
- * NetWeatherClient.forAddress("localhost:8090")
+ * NetWeatherClient.forAddress("ns1:8090,ns2:8090")   // one nameserver, or a list to fail over
  *     .deadline(Duration.ofSeconds(5))
  *     .credentials(tlsCredentials)   // default: plaintext
  *     .build();
@@ -126,7 +126,15 @@ public final class NetWeatherClientBuilder {
     return NetWeatherClient.build(this);
   }
 
+  /** A channel to {@code address}, or a {@link FailoverChannel} over a list {@code a:1,b:2}. */
   ManagedChannel open(String address) {
+    if (address.indexOf(',') >= 0) {
+      return FailoverChannel.open(address, this::openOne);
+    }
+    return openOne(address);
+  }
+
+  private ManagedChannel openOne(String address) {
     if (channels != null) {
       return channels.apply(address);
     }

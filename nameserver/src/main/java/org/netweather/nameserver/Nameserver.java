@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: every public method is synchronized; the state is small and the journal write
  * is the only slow step.
  */
-public final class Nameserver implements AutoCloseable {
+public final class Nameserver implements SeriesDirectory, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Nameserver.class);
   public static final String MEMORY_KIND = "memory";
   static final long MIN_TTL_SECONDS = 1;
@@ -90,6 +90,10 @@ public final class Nameserver implements AutoCloseable {
   private final AttributeIndex index = new AttributeIndex();
 
   private final Map<String, Lease> byLease = new HashMap<>();
+
+  /** Names by where the site's registry keeps them ({@link SharedRecords#scope}). */
+  private final Map<String, Set<String>> scopes = new HashMap<>();
+
   private final TreeMap<String, Assigned> assignments = new TreeMap<>();
   private final Map<String, Integer> seriesCount = new HashMap<>();
   private final TreeMap<String, Clique> cliques = new TreeMap<>();
@@ -98,13 +102,23 @@ public final class Nameserver implements AutoCloseable {
   private final StallWatch stalls;
   private long stallsSeen;
 
-  /** Told of every change made durable, when the site shares its state ({@link RegistryMirror}). */
-  private RegistryMirror mirror;
+  /**
+   * The site's registry, when registrations and cliques are shared with other nameservers (see
+   * {@link SiteSync}); null on a site of one nameserver, where the journal holds everything.
+   */
+  private SiteSync site;
 
-  /** A registration and its lease; the expiry moves in place on every heartbeat. */
+  /**
+   * A registration and its lease; the expiry moves in place on every heartbeat. A lease held by
+   * another nameserver of the site (read from the registry) has a {@code holder}: it is live while
+   * that nameserver lists it, and becomes this nameserver's when its daemon heartbeats here.
+   */
   private static final class Lease {
     final String leaseId;
     final long ttlMs;
+
+    /** The nameserver holding the lease; null: this one. */
+    String holder;
 
     /** As registered; its expires_ms is brought up to date when it is handed out. */
     private Registration registration;
@@ -139,7 +153,7 @@ public final class Nameserver implements AutoCloseable {
     }
 
     boolean liveAt(long now) {
-      return expiresMs > now;
+      return holder != null || expiresMs > now;
     }
   }
 
@@ -222,6 +236,7 @@ public final class Nameserver implements AutoCloseable {
       byName.put(l.name(), l);
       byLease.put(l.leaseId, l);
       index.add(l.name(), l.searchable);
+      scopes.computeIfAbsent(SharedRecords.scope(l.stale()), k -> new HashSet<>()).add(l.name());
     } else if (e instanceof Renewed r) {
       Lease l = byLease.get(r.leaseId());
       if (l != null) {
@@ -258,6 +273,11 @@ public final class Nameserver implements AutoCloseable {
     if (old != null) {
       byLease.remove(old.leaseId);
       index.remove(name, old.searchable);
+      String scope = SharedRecords.scope(old.stale());
+      Set<String> names = scopes.get(scope);
+      if (names != null && names.remove(name) && names.isEmpty()) {
+        scopes.remove(scope);
+      }
     }
     return old != null;
   }
@@ -276,12 +296,16 @@ public final class Nameserver implements AutoCloseable {
       }
     }
     try {
-      journal.append(entries, sync);
+      List<? extends JournalEntry> durable = entries;
+      if (site != null) {
+        // Registrations and cliques live in the site's registry; the journal keeps the rest.
+        durable = entries.stream().filter(Nameserver::journaledWhenShared).toList();
+      }
+      if (!durable.isEmpty()) {
+        journal.append(durable, sync);
+      }
       for (JournalEntry e : entries) {
         apply(e);
-      }
-      if (mirror != null) {
-        mirror.accept(entries);
       }
       if (journal.journalBytes()
           > Math.max(compactMinBytes, COMPACT_FACTOR * journal.snapshotBytes())) {
@@ -290,6 +314,14 @@ public final class Nameserver implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("nameserver state could not be written", e);
     }
+    tellCliqueWatchers(cliqueHosts);
+  }
+
+  private static boolean journaledWhenShared(JournalEntry e) {
+    return e instanceof Assigned || e instanceof Forgotten;
+  }
+
+  private void tellCliqueWatchers(Set<String> cliqueHosts) {
     for (String host : cliqueHosts) {
       List<Consumer<List<Clique>>> sinks = cliqueWatchers.get(host);
       if (sinks != null) {
@@ -308,29 +340,168 @@ public final class Nameserver implements AutoCloseable {
     }
   }
 
-  /** Copies the state held now, and from then on every change, to the site's registry. */
-  synchronized void mirrorTo(RegistryMirror mirror) {
-    this.mirror = mirror;
-    mirror.accept(stateEntries());
+  /**
+   * From now on, keeps registrations and cliques in the site's registry through {@code site}
+   * instead of the journal. What the journal held of them is dropped (the registry is the truth;
+   * daemons register again within a heartbeat), except cliques the registry lacks, which are
+   * returned for the caller to copy up: a site moving to the registry keeps its cliques.
+   */
+  synchronized List<Clique> share(SiteSync site) {
+    this.site = site;
+    List<Clique> own = List.copyOf(cliques.values());
+    for (String name : List.copyOf(byName.keySet())) {
+      remove(name);
+    }
+    cliques.clear();
+    return own;
+  }
+
+  /** What {@link #reconcile} changed: whether this nameserver's live set of the scope did. */
+  record Reconciled(boolean ownSetChanged, List<Registered> unheld) {}
+
+  /**
+   * Brings one scope (the daemons, or one cluster's hosts) in line with the site's registry, as
+   * read at {@code readMs}: {@code records} by name, {@code holders} (name → a live nameserver
+   * other than this one whose live set lists it) and {@code orphans} (names listed only by
+   * nameservers that are gone, or by this one before it restarted).
+   *
+   * <ul>
+   *   <li>a record held here stays as it is (it is this nameserver's lease);
+   *   <li>a record another live nameserver holds is listed here, live while it holds it;
+   *   <li>an orphan is adopted: this nameserver holds it from now, with one TTL of grace for its
+   *       daemon to heartbeat here;
+   *   <li>a record nobody holds is listed for one TTL after its registration (its nameserver may
+   *       not have published its live set yet), then returned as {@code unheld}: the caller removes
+   *       it from the registry;
+   *   <li>a lease whose record is gone (unregistered, or removed as unheld) leaves, unless it was
+   *       registered here after the read.
+   * </ul>
+   */
+  synchronized Reconciled reconcile(
+      String scope,
+      Map<String, SharedRecords.Shared> records,
+      Map<String, String> holders,
+      Set<String> orphans,
+      long readMs) {
+    long now = leaseNow();
+    boolean changed = false;
+    List<Registered> unheld = new ArrayList<>();
+    for (String name : List.copyOf(scopes.getOrDefault(scope, Set.of()))) {
+      Lease l = byName.get(name);
+      if (!records.containsKey(name) && l.stale().getRegisteredMs() < readMs) {
+        remove(name);
+        departures.add(l.registration(), now, "removed from the site's registry", now);
+        changed |= l.holder == null;
+      }
+    }
+    for (SharedRecords.Shared rec : records.values()) {
+      String name = rec.name();
+      Lease l = byName.get(name);
+      Registered r = rec.lease();
+      if (l != null && l.holder == null) {
+        if (l.leaseId.equals(r.leaseId())
+            || l.stale().getRegisteredMs() > r.registration().getRegisteredMs()) {
+          continue; // held here (the record may be older than this nameserver's own write)
+        }
+      }
+      String holder = holders.get(name);
+      if (holder != null) {
+        place(r, holder, now);
+      } else if (orphans.contains(name)) {
+        place(r, null, now);
+        changed = true;
+      } else if (r.registration().getRegisteredMs() + r.ttlMs() > now) {
+        place(r, "", now); // just registered elsewhere: its live set follows
+      } else {
+        if (l != null && l.leaseId.equals(r.leaseId())) {
+          remove(name);
+          departures.add(l.registration(), now, "lease expired", now);
+          changed |= l.holder == null;
+        }
+        unheld.add(r);
+      }
+    }
+    return new Reconciled(changed, unheld);
+  }
+
+  /** Lists {@code r} as held by {@code holder} (null: here, a TTL from now). */
+  private void place(Registered r, String holder, long now) {
+    Lease l = byName.get(r.registration().getName());
+    if (l == null || !l.leaseId.equals(r.leaseId())) {
+      apply(r);
+      l = byName.get(r.registration().getName());
+      l.expiresMs = now + l.ttlMs;
+    }
+    if (holder == null && l.holder != null) {
+      l.expiresMs = now + l.ttlMs;
+    }
+    l.holder = holder;
+  }
+
+  /** The names this nameserver holds a live lease for in {@code scope}, sorted. */
+  synchronized Set<String> heldHere(String scope) {
+    long now = leaseNow();
+    Set<String> out = new TreeSet<>();
+    for (String name : scopes.getOrDefault(scope, Set.of())) {
+      Lease l = byName.get(name);
+      if (l.holder == null && l.liveAt(now)) {
+        out.add(name);
+      }
+    }
+    return out;
+  }
+
+  /** The scopes with a registration known here. */
+  synchronized Set<String> knownScopes() {
+    return new TreeSet<>(scopes.keySet());
+  }
+
+  /** Takes the cliques the site's registry holds now, telling the watchers of what changed. */
+  synchronized void cliquesFromRegistry(List<Clique> shared) {
+    Map<String, Clique> want = new HashMap<>();
+    shared.forEach(c -> want.put(c.getName(), c));
+    Set<String> hosts = new TreeSet<>();
+    for (String name : List.copyOf(cliques.keySet())) {
+      if (!want.containsKey(name)) {
+        membersOf(name, hosts);
+        cliques.remove(name);
+      }
+    }
+    for (Clique c : want.values()) {
+      if (!c.equals(cliques.get(c.getName()))) {
+        membersOf(c.getName(), hosts);
+        hosts.addAll(c.getMembersList());
+        cliques.put(c.getName(), c);
+      }
+    }
+    tellCliqueWatchers(hosts);
   }
 
   private List<JournalEntry> stateEntries() {
     List<JournalEntry> state = new ArrayList<>();
     long now = leaseNow();
-    for (Lease l : byName.values()) {
-      if (l.liveAt(now)) {
-        state.add(new Registered(l.leaseId, l.ttlMs, l.registration()));
+    if (site == null) {
+      for (Lease l : byName.values()) {
+        if (l.liveAt(now)) {
+          state.add(new Registered(l.leaseId, l.ttlMs, l.registration()));
+        }
       }
     }
     state.addAll(assignments.values());
-    for (Clique c : cliques.values()) {
-      state.add(new CliquePut(c));
+    if (site == null) {
+      for (Clique c : cliques.values()) {
+        state.add(new CliquePut(c));
+      }
     }
     return state;
   }
 
-  /** Registers or replaces {@code r.name} and returns its new lease. */
-  public synchronized Registered register(Registration r, long ttlSeconds) {
+  /**
+   * Registers or replaces {@code r.name} and returns its new lease. With a shared registry the
+   * record is written there first, outside this object's lock (heartbeats go on meanwhile); if the
+   * registry cannot take it within its bound, this throws UNAVAILABLE and nothing changes.
+   */
+  public Registered register(Registration r, long ttlSeconds) {
     RegistrationRules.check(r);
     if (ttlSeconds < MIN_TTL_SECONDS || ttlSeconds > MAX_TTL_SECONDS) {
       throw new IllegalArgumentException(
@@ -342,11 +513,24 @@ public final class Nameserver implements AutoCloseable {
               + MAX_TTL_SECONDS
               + "]");
     }
-    long now = leaseNow();
+    SiteSync shared;
+    long now;
+    synchronized (this) {
+      shared = site;
+      now = leaseNow();
+    }
     long ttlMs = ttlSeconds * 1000;
     Registration stored = r.toBuilder().setRegisteredMs(now).setExpiresMs(now + ttlMs).build();
     Registered entry = new Registered(UUID.randomUUID().toString(), ttlMs, stored);
-    commit(List.of(entry), true);
+    if (shared != null) {
+      shared.write(entry);
+    }
+    synchronized (this) {
+      commit(List.of(entry), true);
+      if (shared != null) {
+        shared.dirty(SharedRecords.scope(stored));
+      }
+    }
     return entry;
   }
 
@@ -365,6 +549,12 @@ public final class Nameserver implements AutoCloseable {
     long now = leaseNow();
     if (l == null || !l.liveAt(now)) {
       return 0;
+    }
+    if (l.holder != null) {
+      // Granted by another nameserver (gone, or no longer reachable by this daemon): this one
+      // holds it from now on, a TTL from this heartbeat.
+      l.holder = null;
+      site.dirty(SharedRecords.scope(l.stale()));
     }
     l.expiresMs = now + l.ttlMs;
     return l.expiresMs;
@@ -416,11 +606,28 @@ public final class Nameserver implements AutoCloseable {
   }
 
   /** Removes a registration; false if there was no live one. */
-  public synchronized boolean unregister(String name) {
+  public boolean unregister(String name) {
     RegistrationRules.checkName(name);
+    SiteSync shared;
+    Lease held;
+    synchronized (this) {
+      shared = site;
+      held = byName.get(name);
+    }
+    if (shared != null && held != null) {
+      shared.remove(held.stale()); // outside the lock, as a registration
+    }
+    return unregisterHere(name);
+  }
+
+  private synchronized boolean unregisterHere(String name) {
     Optional<Registration> live = lookup(name);
-    if (byName.containsKey(name)) {
+    Lease gone = byName.get(name);
+    if (gone != null) {
       commit(List.of(new Unregistered(name)), true);
+      if (site != null) {
+        site.dirty(SharedRecords.scope(gone.stale()));
+      }
     }
     long now = leaseNow();
     live.ifPresent(r -> departures.add(r, now, "unregistered", now));
@@ -438,11 +645,16 @@ public final class Nameserver implements AutoCloseable {
     for (Lease l : byName.values()) {
       if (!l.liveAt(now)) {
         expired.add(l);
+      } else if (l.holder != null) {
+        l.expiresMs = Math.max(l.expiresMs, now + l.ttlMs); // as shown: its holder renews it
       }
     }
     for (Lease l : expired) {
       remove(l.name());
       departures.add(l.registration(), l.expiresMs - l.ttlMs, "lease expired", now);
+      if (site != null) {
+        site.dirty(SharedRecords.scope(l.stale()));
+      }
     }
     departures.expire(now);
   }
@@ -496,6 +708,7 @@ public final class Nameserver implements AutoCloseable {
    *
    * @throws IllegalStateException if a series needs a memory-host and none is live
    */
+  @Override
   public synchronized List<SeriesAssignment> assign(List<String> series) {
     if (series.isEmpty()) {
       throw new IllegalArgumentException("series is empty");
@@ -576,6 +789,7 @@ public final class Nameserver implements AutoCloseable {
   }
 
   /** One page of {@link #directory(String)}, after {@code pageToken} (empty: the first). */
+  @Override
   public synchronized Page<SeriesAssignment> directory(
       String pattern, String pageToken, int pageSize) {
     SeriesPattern p = pattern == null || pattern.isEmpty() ? null : SeriesPattern.parse(pattern);
@@ -589,6 +803,7 @@ public final class Nameserver implements AutoCloseable {
    *
    * @return how many were dropped
    */
+  @Override
   public synchronized long forget(String pattern, String memoryHost) {
     if (pattern == null || pattern.isEmpty()) {
       throw new IllegalArgumentException("pattern is empty; use * to forget every series");
@@ -620,19 +835,33 @@ public final class Nameserver implements AutoCloseable {
         .build();
   }
 
-  public synchronized Clique putClique(Clique c) {
+  public Clique putClique(Clique c) {
     RegistrationRules.checkClique(c);
-    commit(List.of(new CliquePut(c)), true);
+    SiteSync shared = sharing();
+    if (shared != null) {
+      shared.putClique(c); // outside the lock; other nameservers hear of it from the registry
+    }
+    synchronized (this) {
+      commit(List.of(new CliquePut(c)), true);
+    }
     return c;
   }
 
-  public synchronized boolean deleteClique(String name) {
+  public boolean deleteClique(String name) {
     RegistrationRules.checkName(name);
-    if (!cliques.containsKey(name)) {
-      return false;
+    SiteSync shared = sharing();
+    boolean removed = shared != null && shared.removeClique(name);
+    synchronized (this) {
+      if (!cliques.containsKey(name)) {
+        return removed;
+      }
+      commit(List.of(new CliqueDeleted(name)), true);
+      return true;
     }
-    commit(List.of(new CliqueDeleted(name)), true);
-    return true;
+  }
+
+  private synchronized SiteSync sharing() {
+    return site;
   }
 
   /** Clique definitions, sorted by name; those including {@code host} unless it is empty. */

@@ -18,6 +18,8 @@ import org.netweather.registry.Registry;
 import org.netweather.registry.zookeeper.ZooKeeperRegistry;
 import org.netweather.runtime.Channels;
 import org.netweather.runtime.Daemon;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The nameserver daemon: opens its state, serves it over gRPC and registers itself (with a lease it
@@ -30,6 +32,7 @@ import org.netweather.runtime.Daemon;
  * }</pre>
  */
 public final class NameserverServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(NameserverServer.class);
   private static final long SELF_TTL_SECONDS = 300;
   private static final long SWEEP_SECONDS = 10;
 
@@ -79,7 +82,7 @@ public final class NameserverServer implements AutoCloseable {
               new NameserverService(ns, props, new AddressCheck(channels, ADDRESS_CHECK_TIMEOUT));
           Registry shared = null;
           if (!props.registry.isLocal()) {
-            // Shared with the site's other nameservers: opened before the mirror, closed after.
+            // Shared with the site's other nameservers: opened before the sync, closed after.
             shared = daemon.own(ZooKeeperRegistry.open(props.registry));
             // Under ZooKeeper, AssignSeries answers the shard placement shared by every
             // nameserver instead of this one's series directory: set before the first call.
@@ -100,13 +103,14 @@ public final class NameserverServer implements AutoCloseable {
                   .registration("nameserver", host, Daemon.advertise(props.advertise, host))
                   .build();
           if (shared != null) {
-            shared.join("nameservers", self.getName(), Map.of("address", self.getAddress()));
-            ns.mirrorTo(daemon.own(new RegistryMirror(shared)));
+            // Joined first: a restarted nameserver is not taken for gone while it reads its lines.
+            shared.join(SiteSync.GROUP, self.getName(), Map.of("address", self.getAddress()));
+            daemon.own(SiteSync.start(shared, self.getName(), ns, Clock.systemUTC()));
           }
           ns.register(self, SELF_TTL_SECONDS);
           // The nameserver is its own registry: it renews its record itself, well within the TTL.
           renew.scheduleWithFixedDelay(
-              () -> ns.register(self, SELF_TTL_SECONDS),
+              () -> renewSelf(ns, self),
               SELF_TTL_SECONDS / 3,
               SELF_TTL_SECONDS / 3,
               TimeUnit.SECONDS);
@@ -116,6 +120,16 @@ public final class NameserverServer implements AutoCloseable {
           renew.scheduleWithFixedDelay(ns::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
           return new NameserverServer(ns, daemon);
         });
+  }
+
+  /** Registers the nameserver again; a failure (the shared registry out of reach) waits a turn. */
+  private static void renewSelf(Nameserver ns, Registration self) {
+    try {
+      ns.register(self, SELF_TTL_SECONDS);
+    } catch (RuntimeException e) {
+      log.warn(
+          "cannot renew the nameserver's own registration: {}; trying again later", e.toString());
+    }
   }
 
   public int getPort() {

@@ -65,6 +65,7 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
   private static final Context.Key<String> CALLER = Context.key("netweather-caller");
 
   private final Nameserver ns;
+  private final SeriesDirectory series;
   private final StreamLimits watchLimits;
   private final AddressCheck addresses;
   private final RegistrationQuota quota;
@@ -87,7 +88,18 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
    * TLS held to {@code addresses} (null: not checked).
    */
   NameserverService(Nameserver ns, NameserverProperties props, AddressCheck addresses) {
+    this(ns, props, addresses, ns);
+  }
+
+  /**
+   * As {@link #NameserverService(Nameserver, NameserverProperties, AddressCheck)}, answering
+   * AssignSeries, ListSeries and ForgetSeries from {@code series} instead of {@code ns}'s own
+   * directory.
+   */
+  NameserverService(
+      Nameserver ns, NameserverProperties props, AddressCheck addresses, SeriesDirectory series) {
     this.ns = ns;
+    this.series = series;
     this.addresses = addresses;
     this.quota = new RegistrationQuota(props.maxRegistrationsPerCaller);
     this.watchLimits =
@@ -216,7 +228,7 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
             Placements p = placements;
             return AssignSeriesResponse.newBuilder()
                 .addAllAssignments(
-                    p != null ? p.assign(req.getSeriesList()) : ns.assign(req.getSeriesList()))
+                    p != null ? p.assign(req.getSeriesList()) : series.assign(req.getSeriesList()))
                 .build();
           } catch (IllegalStateException | RegistryException e) {
             throw Statuses.unavailable(e.getMessage());
@@ -241,7 +253,7 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
                 .build();
           }
           Page<SeriesAssignment> p =
-              ns.directory(req.getPattern(), req.getPageToken(), req.getPageSize());
+              series.directory(req.getPattern(), req.getPageToken(), req.getPageSize());
           return ListDirectoryResponse.newBuilder()
               .addAllAssignments(p.items())
               .setNextPageToken(p.nextToken())
@@ -255,7 +267,7 @@ public final class NameserverService implements NameserverGrpc.AsyncService, Bin
         out,
         () ->
             ForgetSeriesResponse.newBuilder()
-                .setForgotten(ns.forget(req.getPattern(), req.getMemoryHost()))
+                .setForgotten(series.forget(req.getPattern(), req.getMemoryHost()))
                 .build());
   }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Registration;
+import org.netweather.client.FailoverChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,9 +124,13 @@ public final class Daemon implements AutoCloseable {
     return s;
   }
 
-  /** A channel to a peer at {@code address}, shut down on shutdown. */
+  /**
+   * A channel to a peer at {@code address}, shut down on shutdown. A list {@code a:8090,b:8090}
+   * (the nameservers of a site sharing a ZooKeeper registry) gives a {@link FailoverChannel}: calls
+   * move to the next address when one ends UNAVAILABLE or DEADLINE_EXCEEDED.
+   */
   public ManagedChannel channel(String address) {
-    ManagedChannel ch = channels.apply(address);
+    ManagedChannel ch = FailoverChannel.open(address, channels);
     own(new Owned("channel to " + address, ch::shutdownNow));
     return ch;
   }

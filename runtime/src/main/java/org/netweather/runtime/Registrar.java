@@ -15,6 +15,7 @@ import org.netweather.api.v1.RegisterRequest;
 import org.netweather.api.v1.RegisterResponse;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.UnregisterRequest;
+import org.netweather.client.FailoverChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * {@link #MAX_RETRY_MS}) rather than a whole period later: a nameserver that stalled or was cut off
  * for most of a TTL leaves little of it, and the lease must be renewed as soon as it answers again.
  * The daemon keeps working meanwhile.
+ *
+ * <p>Given a {@link FailoverChannel} over several nameservers (side by side on a shared registry),
+ * a try that finds one unavailable goes on at once to the next, within the same beat: the lease is
+ * the same there (that nameserver adopts it), so a nameserver that dies costs its daemons no
+ * registration and no lease.
  *
  * <p>Every answer carries the nameserver's clock; a {@link ServerTimeListener} hears it, with the
  * call's round trip, so a daemon can tell its own clock is wrong.
@@ -50,6 +56,13 @@ public final class Registrar implements AutoCloseable {
   }
 
   private final NameserverGrpc.NameserverBlockingStub stub;
+
+  /** Nameservers one beat may try: those of the list, one after another. */
+  private final int nameservers;
+
+  /** Whether the last try failed for want of a nameserver (the next one may answer). */
+  private boolean unreachable;
+
   private volatile Registration registration;
   private final Duration ttl;
   private final ScheduledExecutorService scheduler;
@@ -76,6 +89,7 @@ public final class Registrar implements AutoCloseable {
       ScheduledExecutorService scheduler,
       boolean unregisterOnClose) {
     this.stub = NameserverGrpc.newBlockingStub(channel);
+    this.nameservers = channel instanceof FailoverChannel f ? f.size() : 1;
     this.registration = registration;
     this.ttl = ttl;
     this.scheduler = scheduler;
@@ -137,12 +151,20 @@ public final class Registrar implements AutoCloseable {
   /** One heartbeat (or registration); whether the nameserver now holds a lease for this daemon. */
   private boolean beat() {
     synchronized (beatLock) { // one try at a time: update() adds tries of its own
-      return beatOnce();
+      for (int i = 0; ; i++) {
+        if (beatOnce()) {
+          return true;
+        }
+        if (!unreachable || i + 1 >= nameservers) {
+          return false;
+        }
+      }
     }
   }
 
   private boolean beatOnce() {
     Registration registration = this.registration; // one record for the whole try
+    unreachable = false;
     try {
       // A heartbeat renews the lease only; a record that changed needs a Register.
       if (leaseId != null && registration.equals(registeredRecord)) {
@@ -182,6 +204,8 @@ public final class Registrar implements AutoCloseable {
       registered = true;
       return true;
     } catch (StatusRuntimeException e) {
+      Status.Code code = e.getStatus().getCode();
+      unreachable = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
       if (registered) {
         log.warn(
             "nameserver unreachable for {}: {}; trying again within {} s",

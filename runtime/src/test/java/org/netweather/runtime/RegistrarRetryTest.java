@@ -2,7 +2,9 @@ package org.netweather.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -23,6 +25,7 @@ import org.netweather.api.v1.NameserverGrpc;
 import org.netweather.api.v1.RegisterRequest;
 import org.netweather.api.v1.RegisterResponse;
 import org.netweather.api.v1.Registration;
+import org.netweather.client.FailoverChannel;
 import org.netweather.testing.GrpcCleanupExtension;
 
 /**
@@ -129,6 +132,35 @@ class RegistrarRetryTest {
     scheduler.runNext(); // the periodic one
     assertEquals(1, heartbeats.get(), "then the lease is only renewed");
     assertEquals(2, registers.get());
+    r.close();
+  }
+
+  @Test
+  void nameserverList_firstDown_registersAndHeartbeatsAtTheNextWithinTheSameBeat()
+      throws Exception {
+    String dead = GrpcCleanupExtension.newName(); // never started: every call UNAVAILABLE
+    String live = GrpcCleanupExtension.newName();
+    grpc.register(GrpcCleanupExtension.serverBuilder(live).addService(nameserver).build().start());
+    ManagedChannel list =
+        grpc.register(
+            FailoverChannel.open(
+                dead + ":0," + live + ":0",
+                a ->
+                    InProcessChannelBuilder.forName(a.substring(0, a.lastIndexOf(':')))
+                        .directExecutor()
+                        .build()));
+    Registrar r =
+        new Registrar(
+            list,
+            Registration.newBuilder().setName("sensor@alpha").setKind("sensor").build(),
+            Duration.ofSeconds(180),
+            scheduler,
+            false);
+    r.start();
+    assertEquals(1, registers.get(), "registered at the second nameserver on the first beat");
+    assertEquals(List.of(60_000L), scheduler.delays, "no retry needed: the next beat a period on");
+    scheduler.runNext();
+    assertEquals(1, heartbeats.get(), "and heartbeats there");
     r.close();
   }
 

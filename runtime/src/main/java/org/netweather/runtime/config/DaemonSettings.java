@@ -1,5 +1,6 @@
 package org.netweather.runtime.config;
 
+import org.netweather.client.FailoverChannel;
 import org.netweather.model.SeriesName;
 import org.netweather.runtime.Addresses;
 
@@ -24,12 +25,31 @@ public final class DaemonSettings {
         .label("PORT");
   }
 
-  /** The nameserver to register with, checked as {@code host:port}. */
+  /**
+   * The nameserver to register with, checked as {@code host:port}, or a list of them separated by
+   * commas (nameservers side by side on a ZooKeeper registry), tried in order.
+   */
   public static Setting<String> nameserver() {
     return Setting.text(
-            "nameserver", "localhost:" + NAMESERVER_PORT, "Nameserver address, host:port.")
-        .label("HOST:PORT")
-        .check("host:port", DaemonSettings::hostPortProblem);
+            "nameserver",
+            "localhost:" + NAMESERVER_PORT,
+            "Nameserver address, host:port; several separated by commas fail over in order.")
+        .label("HOST:PORT[,HOST:PORT...]")
+        .check("host:port[,host:port...]", DaemonSettings::hostPortListProblem);
+  }
+
+  private static String hostPortListProblem(String list) {
+    try {
+      for (String a : FailoverChannel.addresses(list)) {
+        String p = hostPortProblem(a);
+        if (p != null) {
+          return p;
+        }
+      }
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
   }
 
   public static Setting<String> host() {
