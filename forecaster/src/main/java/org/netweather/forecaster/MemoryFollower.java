@@ -8,6 +8,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.WatchRequest;
+import org.netweather.model.shard.ShardSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * point seen and the batteries skip what they already have. Series the memory-host deletes are
  * forgotten. A broken stream is retried with backoff on its own, so a slow or dead memory-host
  * never holds up the others.
+ *
+ * <p>On a site whose forecasters share the shards, the follower asks only for the shards this
+ * forecaster follows ({@link #follow}); a change re-subscribes, from the warm-up window again when
+ * shards were added (series already followed skip what they have), and the memory-host's {@code
+ * caught_up} message tells {@link CaughtUp} when the stored points of a subscription are all in.
  */
 final class MemoryFollower implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MemoryFollower.class);
@@ -40,6 +46,15 @@ final class MemoryFollower implements AutoCloseable {
   private volatile boolean closed;
   private volatile Context.CancellableContext current;
   private long backoffMs = 500;
+  // Null: every shard (no filter). Otherwise the shards asked for; none means no stream.
+  private ShardSet shards;
+  private boolean warmUp = true;
+  private CaughtUp caughtUp = (follower, set) -> {};
+
+  /** Told, on the stream's thread, that a subscription's stored points are all in. */
+  interface CaughtUp {
+    void caughtUp(MemoryFollower follower, ShardSet subscribed);
+  }
 
   MemoryFollower(
       String name,
@@ -60,19 +75,53 @@ final class MemoryFollower implements AutoCloseable {
     return name;
   }
 
+  /** Sets where {@link CaughtUp} goes; before {@link #start}. */
+  synchronized MemoryFollower onCaughtUp(CaughtUp listener) {
+    caughtUp = listener;
+    return this;
+  }
+
+  /**
+   * Follows {@code next} shards from now on (null: all): re-subscribes if they differ, from the
+   * warm-up window if {@code next} holds a shard not followed before.
+   */
+  synchronized void follow(ShardSet next, boolean gained) {
+    shards = next == null ? null : next.copy();
+    warmUp |= gained;
+    if (current != null) {
+      current.cancel(null);
+      current = null;
+    }
+    start();
+  }
+
   synchronized void start() {
     if (closed) {
       return;
     }
-    long since = newestSeen == 0 ? 0 : Math.max(0, newestSeen - RESUME_SLACK_MS);
+    if (shards != null && shards.isEmpty()) {
+      return; // nothing to follow until shards are ours
+    }
+    long since = newestSeen == 0 || warmUp ? 0 : Math.max(0, newestSeen - RESUME_SLACK_MS);
+    if (shards == null) {
+      warmUp = false;
+    }
+    if (current != null) {
+      current.cancel(null);
+    }
     Context.CancellableContext ctx = Context.current().withCancellation();
     current = ctx;
-    WatchRequest req =
+    ShardSet subscribed = shards;
+    WatchRequest.Builder b =
         WatchRequest.newBuilder()
             .addPatterns("*")
             .setSinceMs(since)
-            .setBacklogPerSeries(backlogPerSeries)
-            .build();
+            .setBacklogPerSeries(backlogPerSeries);
+    if (subscribed != null) {
+      b.setShards(subscribed.text());
+    }
+    WatchRequest req = b.build();
+    CaughtUp told = caughtUp;
     ctx.run(
         () ->
             ClientCalls.asyncServerStreamingCall(
@@ -81,6 +130,16 @@ final class MemoryFollower implements AutoCloseable {
                 new StreamObserver<>() {
                   @Override
                   public void onNext(PointBatch batch) {
+                    if (current != ctx) {
+                      return; // a subscription replaced: its shards may not be ours any more
+                    }
+                    if (batch.caughtUp()) {
+                      // Until then a resumed stream starts from the warm-up window again.
+                      synchronized (MemoryFollower.this) {
+                        warmUp = false;
+                      }
+                      told.caughtUp(MemoryFollower.this, subscribed);
+                    }
                     backoffMs = 500;
                     long[] t = batch.times();
                     long newest = newestSeen;
@@ -93,22 +152,29 @@ final class MemoryFollower implements AutoCloseable {
 
                   @Override
                   public void onError(Throwable t) {
-                    retry("stream failed: " + t.getMessage());
+                    retry(ctx, "stream failed: " + t.getMessage());
                   }
 
                   @Override
                   public void onCompleted() {
-                    retry("stream ended");
+                    retry(ctx, "stream ended");
                   }
                 }));
   }
 
-  private synchronized void retry(String why) {
-    if (closed) {
-      return;
+  private synchronized void restartIfIdle() {
+    if (current == null) {
+      start();
     }
+  }
+
+  private synchronized void retry(Context.CancellableContext ctx, String why) {
+    if (closed || current != ctx) {
+      return; // closed, or replaced by a new subscription
+    }
+    current = null;
     log.info("following {}: {}; retrying in {} ms", name, why, backoffMs);
-    scheduler.schedule(this::start, backoffMs, TimeUnit.MILLISECONDS);
+    scheduler.schedule(this::restartIfIdle, backoffMs, TimeUnit.MILLISECONDS);
     backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
   }
 

@@ -10,6 +10,8 @@ import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.Criterion;
 import org.netweather.forecaster.battery.ForecastResult;
 import org.netweather.model.SeriesPattern;
+import org.netweather.model.shard.ShardSet;
+import org.netweather.model.shard.Shards;
 
 /**
  * One predictor {@link Battery} per series, fed a {@link PointBatch} at a time in timestamp order,
@@ -234,6 +236,29 @@ public final class SeriesForecasts {
       l.deleted(s);
     }
     return true;
+  }
+
+  /**
+   * Forgets every series whose shard is not in {@code keep} (shards handed to another forecaster),
+   * freeing their batteries; returns how many went.
+   */
+  public int retainShards(ShardSet keep) {
+    int n = 0;
+    for (String name : states.keySet()) {
+      if (!keep.contains(shardOf(name)) && delete(name)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The shard of a series name; -1 (in no shard set) if it does not parse. */
+  static int shardOf(String series) {
+    try {
+      return Shards.of(series);
+    } catch (IllegalArgumentException e) {
+      return -1;
+    }
   }
 
   /** Series with a battery. */
