@@ -195,7 +195,9 @@ final class ShardMembership implements ShardGate, AutoCloseable {
       }
       servingListener.accept(before.serving(), next.serving());
     }
-    if (!next.owned().equals(before.owned()) || !next.warm().equals(before.warm())) {
+    if (!next.owned().equals(before.owned())
+        || !next.warm().equals(before.warm())
+        || !next.serving().equals(before.serving())) {
       log.info(
           "{} owns {} shards ({} warm), serves {}, follows {}, among {} forecasters",
           id,
