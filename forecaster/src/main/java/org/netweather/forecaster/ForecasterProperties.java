@@ -76,9 +76,9 @@ public final class ForecasterProperties {
       Setting.text(
               "registry",
               RegistryLocation.LOCAL,
-              "local (this forecaster serves every shard) or zookeeper://HOST:PORT,.../PATH: the"
-                  + " site's ensemble, through which forecasters share the shards (see"
-                  + " docs/sharding.md).")
+              "Where the site's shared state lives: local (this forecaster serves every shard)"
+                  + " or zookeeper://HOST:PORT,.../PATH (an ensemble through which the forecasters"
+                  + " share the shards; see docs/sharding.md).")
           .label("URL")
           .check("local or zookeeper://HOST:PORT,.../PATH", RegistryLocation::problem);
 
