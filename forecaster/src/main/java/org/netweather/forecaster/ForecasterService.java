@@ -87,11 +87,14 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   }
 
   private boolean serves(String series) {
-    return gate.serves(SeriesForecasts.shardOf(series));
+    return !gate.sharded() || gate.serves(SeriesForecasts.shardOf(series));
   }
 
   /** Throws SHARD_NOT_OWNED, with who serves it, if {@code series} is not served here. */
   private void checkServed(String series) {
+    if (!gate.sharded()) {
+      return;
+    }
     int shard = SeriesForecasts.shardOf(series);
     if (!gate.serves(shard)) {
       throw ShardRefusal.notOwned(shard, gate.hint(shard));
@@ -419,7 +422,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           }
           SeriesForecasts.Series s = it.next();
           it.remove();
-          if (!gate.serves(SeriesForecasts.shardOf(s.name()))) {
+          if (gate.sharded() && !gate.serves(SeriesForecasts.shardOf(s.name()))) {
             continue; // followed but not served here: warming, or handed off
           }
           SeriesForecasts.Snapshot snap = forecasts.snapshot(s, coverage);
