@@ -215,6 +215,15 @@ class ShardOwnershipTest {
   }
 
   @Test
+  void seriesShard_isTheModelsShard_forHostAndPairSeries() {
+    for (String name :
+        List.of(
+            "cpu.availability:alpha", "tcp.bandwidth:alpha->beta", "user.x:my_host-1.example")) {
+      assertEquals(Shards.of(name), SeriesForecasts.shardOf(name), name);
+    }
+  }
+
+  @Test
   void notListed_servesNothing() {
     gossip();
     warmAll();

@@ -51,6 +51,7 @@ import org.netweather.nameserver.Filter;
 import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
 import org.netweather.testing.InProcessChannels;
+import org.netweather.testing.MetricValues;
 
 /**
  * Three forecasters share a site through a ZooKeeper server (curator-test, in this JVM), following
@@ -195,6 +196,11 @@ class ShardedForecastersTest {
   @Test
   void forecasters_splitTheShards_referCallers_andOnlyAStoppedOnesShardsMove() throws Exception {
     await(() -> settled(IDS), "three forecasters settled");
+    // The three (one daemon label in this JVM) own and serve 4096 shards between them.
+    assertEquals(
+        4096, MetricValues.of("netweather_forecaster_owned_shards", "daemon", "forecaster"));
+    assertEquals(
+        4096, MetricValues.of("netweather_forecaster_warm_shards", "daemon", "forecaster"));
     assertEquals(
         "rendezvous",
         ns.search(Filter.parse("(kind=forecaster)")).stream()

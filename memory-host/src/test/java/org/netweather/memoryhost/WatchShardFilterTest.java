@@ -140,6 +140,18 @@ class WatchShardFilterTest {
     assertEquals(0, store.watchStreams(), "a refused watch holds nothing");
   }
 
+  @Test
+  void shardOf_isTheModelsShard_forHostAndPairSeries() {
+    for (String name :
+        List.of(
+            "cpu.availability:alpha",
+            "tcp.bandwidth:alpha->beta",
+            "tcp.latency:10.0.0.7->10.0.0.8",
+            "user.x:my_host-1.example")) {
+      assertEquals(Shards.of(name), WatchHub.shardOf(name), name);
+    }
+  }
+
   private static WatchResponse poll(LinkedBlockingQueue<WatchResponse> q)
       throws InterruptedException {
     WatchResponse r = q.poll(10, TimeUnit.SECONDS);
