@@ -5,6 +5,8 @@ import io.grpc.Channel;
 import io.grpc.Context;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.netweather.api.v1.WatchRequest;
@@ -23,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * never holds up the others.
  *
  * <p>On a site whose forecasters share the shards, the follower asks only for the shards this
- * forecaster follows ({@link #follow}); a change re-subscribes, from the warm-up window again when
- * shards were added (series already followed skip what they have), and the memory-host's {@code
- * caught_up} message tells {@link CaughtUp} when the stored points of a subscription are all in.
+ * forecaster follows ({@link #follow}). Shards gained (and nothing lost) are warmed up on a stream
+ * of their own, so the series already followed are not sent again and the new ones are warm within
+ * seconds; any other change, or a broken stream, re-subscribes everything on one stream (from the
+ * warm-up window while a warm-up is unfinished). The memory-host's {@code caught_up} message tells
+ * {@link CaughtUp} when the stored points of every stream are all in.
  */
 final class MemoryFollower implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MemoryFollower.class);
@@ -36,6 +40,9 @@ final class MemoryFollower implements AutoCloseable {
   // Short, so that a restarted memory-host is followed again within seconds.
   private static final long MAX_BACKOFF_MS = 4_000;
 
+  /** Streams at most per memory-host: gains beyond it re-subscribe everything on one. */
+  private static final int MAX_STREAMS = 4;
+
   private final String name;
   private final Channel channel;
   private final SeriesForecasts forecasts;
@@ -44,16 +51,37 @@ final class MemoryFollower implements AutoCloseable {
   private final ForecasterMetrics metrics;
   private volatile long newestSeen;
   private volatile boolean closed;
-  private volatile Context.CancellableContext current;
   private long backoffMs = 500;
-  // Null: every shard (no filter). Otherwise the shards asked for; none means no stream.
+  // Guarded by this. Null: every shard (no filter). Otherwise the shards followed; none means no
+  // stream.
   private ShardSet shards;
   private boolean warmUp = true;
+  private final List<Sub> subs = new ArrayList<>();
   private CaughtUp caughtUp = (follower, set) -> {};
 
-  /** Told, on the stream's thread, that a subscription's stored points are all in. */
+  /** Told, on the stream's thread, that the stored points of {@code subscribed} are all in. */
   interface CaughtUp {
     void caughtUp(MemoryFollower follower, ShardSet subscribed);
+  }
+
+  /** One watch stream: its shards (null: all) and whether its stored points are all in. */
+  private static final class Sub {
+    final Context.CancellableContext ctx;
+    boolean live = true; // guarded by the Sub
+    boolean caught;
+
+    Sub(Context.CancellableContext ctx, boolean caught) {
+      this.ctx = ctx;
+      this.caught = caught;
+    }
+
+    /** Stops it; returns once no batch of it is being applied. */
+    void cancel() {
+      synchronized (this) {
+        live = false;
+      }
+      ctx.cancel(null);
+    }
   }
 
   MemoryFollower(
@@ -82,36 +110,54 @@ final class MemoryFollower implements AutoCloseable {
   }
 
   /**
-   * Follows {@code next} shards from now on (null: all): re-subscribes if they differ, from the
-   * warm-up window if {@code next} holds a shard not followed before.
+   * Follows {@code next} shards from now on; {@code gained} if it holds a shard not followed
+   * before, whose series are warmed up from the stored points.
    */
   synchronized void follow(ShardSet next, boolean gained) {
-    shards = next == null ? null : next.copy();
-    warmUp |= gained;
-    if (current != null) {
-      current.cancel(null);
-      current = null;
+    ShardSet before = shards;
+    shards = next.copy();
+    if (gained
+        && before != null
+        && !subs.isEmpty()
+        && subs.size() < MAX_STREAMS
+        && contains(next, before)) {
+      // Only gains: the streams already open go on; the new shards get one of their own.
+      ShardSet added = ShardSet.none();
+      next.forEach(
+          s -> {
+            if (!before.contains(s)) {
+              added.add(s);
+            }
+          });
+      open(added, 0);
+      return;
     }
-    start();
+    warmUp |= gained;
+    restart();
   }
 
   synchronized void start() {
-    if (closed) {
-      return;
-    }
-    if (shards != null && shards.isEmpty()) {
+    restart();
+  }
+
+  /** One stream for everything followed, from the warm-up window or resuming. */
+  private void restart() {
+    cancelAll();
+    if (closed || (shards != null && shards.isEmpty())) {
       return; // nothing to follow until shards are ours
     }
     long since = newestSeen == 0 || warmUp ? 0 : Math.max(0, newestSeen - RESUME_SLACK_MS);
     if (shards == null) {
       warmUp = false;
     }
-    if (current != null) {
-      current.cancel(null);
-    }
+    open(shards, since);
+  }
+
+  private void open(ShardSet subscribed, long since) {
     Context.CancellableContext ctx = Context.current().withCancellation();
-    current = ctx;
-    ShardSet subscribed = shards;
+    // An unfiltered watch sends no caught_up: nothing waits for one.
+    Sub sub = new Sub(ctx, subscribed == null);
+    subs.add(sub);
     WatchRequest.Builder b =
         WatchRequest.newBuilder()
             .addPatterns("*")
@@ -121,7 +167,6 @@ final class MemoryFollower implements AutoCloseable {
       b.setShards(subscribed.text());
     }
     WatchRequest req = b.build();
-    CaughtUp told = caughtUp;
     ctx.run(
         () ->
             ClientCalls.asyncServerStreamingCall(
@@ -130,59 +175,100 @@ final class MemoryFollower implements AutoCloseable {
                 new StreamObserver<>() {
                   @Override
                   public void onNext(PointBatch batch) {
-                    if (current != ctx) {
-                      return; // a subscription replaced: its shards may not be ours any more
+                    // Under the stream's lock, so that once it is cancelled no batch of it is
+                    // applied any more: the series of shards let go stay forgotten.
+                    synchronized (sub) {
+                      if (!sub.live) {
+                        return; // replaced: its shards may not be ours any more
+                      }
+                      backoffMs = 500;
+                      long[] t = batch.times();
+                      long newest = newestSeen;
+                      for (int i = 0; i < batch.points(); i++) {
+                        newest = Math.max(newest, t[i]);
+                      }
+                      newestSeen = newest;
+                      metrics.observed(forecasts.apply(batch));
                     }
                     if (batch.caughtUp()) {
-                      // Until then a resumed stream starts from the warm-up window again.
-                      synchronized (MemoryFollower.this) {
-                        warmUp = false;
-                      }
-                      told.caughtUp(MemoryFollower.this, subscribed);
+                      caughtUp(sub);
                     }
-                    backoffMs = 500;
-                    long[] t = batch.times();
-                    long newest = newestSeen;
-                    for (int i = 0; i < batch.points(); i++) {
-                      newest = Math.max(newest, t[i]);
-                    }
-                    newestSeen = newest;
-                    metrics.observed(forecasts.apply(batch));
                   }
 
                   @Override
                   public void onError(Throwable t) {
-                    retry(ctx, "stream failed: " + t.getMessage());
+                    retry(sub, "stream failed: " + t.getMessage());
                   }
 
                   @Override
                   public void onCompleted() {
-                    retry(ctx, "stream ended");
+                    retry(sub, "stream ended");
                   }
                 }));
   }
 
+  private void caughtUp(Sub sub) {
+    ShardSet all;
+    CaughtUp told;
+    synchronized (this) {
+      if (!subs.contains(sub)) {
+        return; // cancelled
+      }
+      sub.caught = true;
+      for (Sub other : subs) {
+        if (!other.caught) {
+          return;
+        }
+      }
+      // Everything followed is warm: a resumed stream need not start from the window again.
+      warmUp = false;
+      all = shards.copy();
+      told = caughtUp;
+    }
+    told.caughtUp(this, all);
+  }
+
+  private void cancelAll() {
+    for (Sub sub : subs) {
+      if (!sub.caught) {
+        warmUp = true; // its warm-up was cut short: the next stream starts from the window
+      }
+      sub.cancel();
+    }
+    subs.clear();
+  }
+
   private synchronized void restartIfIdle() {
-    if (current == null) {
-      start();
+    if (subs.isEmpty()) {
+      restart();
     }
   }
 
-  private synchronized void retry(Context.CancellableContext ctx, String why) {
-    if (closed || current != ctx) {
+  private synchronized void retry(Sub sub, String why) {
+    if (closed || !subs.contains(sub)) {
       return; // closed, or replaced by a new subscription
     }
-    current = null;
+    cancelAll();
     log.info("following {}: {}; retrying in {} ms", name, why, backoffMs);
     scheduler.schedule(this::restartIfIdle, backoffMs, TimeUnit.MILLISECONDS);
     backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
   }
 
+  /** Whether {@code outer} holds every shard of {@code inner}. */
+  private static boolean contains(ShardSet outer, ShardSet inner) {
+    boolean[] all = {true};
+    inner.forEach(
+        s -> {
+          if (!outer.contains(s)) {
+            all[0] = false;
+          }
+        });
+    return all[0];
+  }
+
   @Override
   public synchronized void close() {
     closed = true;
-    if (current != null) {
-      current.cancel(null);
-    }
+    cancelAll();
   }
 }
