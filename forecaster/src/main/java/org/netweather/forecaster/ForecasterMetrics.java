@@ -11,6 +11,8 @@ import org.netweather.runtime.metrics.LiveGauge;
  *   netweather_forecaster_observed_measurements_total{daemon}   measurements fed to batteries
  *   netweather_forecaster_series{daemon}                        series with a battery
  *   netweather_forecaster_followed_memory_hosts{daemon}         memory-hosts followed
+ *   netweather_forecaster_owned_shards{daemon}                  shards it owns (4096 alone)
+ *   netweather_forecaster_warm_shards{daemon}                   shards it has warm and serves
  * </pre>
  *
  * <p>Registered once per process (tests run several daemons in one JVM); each daemon binds its
@@ -34,6 +36,16 @@ final class ForecasterMetrics {
           "netweather_forecaster_followed_memory_hosts",
           "Memory-hosts whose watch stream a forecaster follows");
 
+  private static final LiveGauge OWNED =
+      LiveGauge.standard(
+          "netweather_forecaster_owned_shards",
+          "Shards whose rendezvous owner a forecaster is, warm or warming (every shard when it"
+              + " does not share the site)");
+  private static final LiveGauge WARM =
+      LiveGauge.standard(
+          "netweather_forecaster_warm_shards",
+          "Shards a forecaster serves: warm ones it owns and ones it is handing off");
+
   private final CounterDataPoint observed;
 
   private ForecasterMetrics(CounterDataPoint observed) {
@@ -55,5 +67,16 @@ final class ForecasterMetrics {
   static AutoCloseable gauges(String daemon, SeriesForecasts forecasts, MemoryDiscovery discovery) {
     return LiveGauge.all(
         SERIES.add(daemon, forecasts::size), FOLLOWED.add(daemon, discovery::followedCount));
+  }
+
+  /** Reports the owned and served shards of {@code daemon} until closed. */
+  static AutoCloseable shardGauges(String daemon, ShardGate gate) {
+    if (gate instanceof ShardMembership m) {
+      return LiveGauge.all(
+          OWNED.add(daemon, () -> m.shares().owned().size()),
+          WARM.add(daemon, () -> m.shares().serving().size()));
+    }
+    int all = org.netweather.model.shard.Shards.COUNT;
+    return LiveGauge.all(OWNED.add(daemon, () -> all), WARM.add(daemon, () -> all));
   }
 }

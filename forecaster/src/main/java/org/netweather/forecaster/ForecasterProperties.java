@@ -1,6 +1,7 @@
 package org.netweather.forecaster;
 
 import org.netweather.forecaster.battery.Battery;
+import org.netweather.registry.RegistryLocation;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
@@ -71,6 +72,16 @@ public final class ForecasterProperties {
                   + " three time series in Prometheus.")
           .between(0, 1_000_000);
 
+  public static final Setting<String> REGISTRY =
+      Setting.text(
+              "registry",
+              RegistryLocation.LOCAL,
+              "Where the site's shared state lives: local (this forecaster serves every shard)"
+                  + " or zookeeper://HOST:PORT,.../PATH (an ensemble through which the forecasters"
+                  + " share the shards; see docs/sharding.md).")
+          .label("URL")
+          .check("local or zookeeper://HOST:PORT,.../PATH", RegistryLocation::problem);
+
   public static final Setting<String> TLS_CERT = DaemonSettings.tlsCert();
   public static final Setting<String> TLS_KEY = DaemonSettings.tlsKey();
   public static final Setting<String> TLS_CA = DaemonSettings.tlsCa();
@@ -93,6 +104,7 @@ public final class ForecasterProperties {
               MAX_WATCHES_PER_CALLER,
               METRICS_SERIES,
               METRICS_SERIES_MAX,
+              REGISTRY,
               TLS_CERT,
               TLS_KEY,
               TLS_CA,
@@ -117,6 +129,7 @@ public final class ForecasterProperties {
   private final String tlsCa;
   public final String metricsSeries;
   public final int metricsSeriesMax;
+  public final RegistryLocation registry;
   private final boolean tlsAnonymousReads;
   private final ConfigValues values;
 
@@ -143,6 +156,7 @@ public final class ForecasterProperties {
     tlsCa = values.get(TLS_CA);
     metricsSeries = values.get(METRICS_SERIES);
     metricsSeriesMax = values.get(METRICS_SERIES_MAX);
+    registry = RegistryLocation.parse(values.get(REGISTRY));
     tlsAnonymousReads = values.get(TLS_ANONYMOUS_READS);
   }
 

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecastPointsRequest;
@@ -22,6 +23,8 @@ import org.netweather.forecaster.battery.Battery;
 import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.model.SeriesName;
 import org.netweather.model.SeriesPattern;
+import org.netweather.model.shard.ShardSet;
+import org.netweather.model.shard.Shards;
 import org.netweather.runtime.Statuses;
 import org.netweather.runtime.StreamLimits;
 import org.netweather.runtime.auth.Caller;
@@ -36,6 +39,9 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
   private final WatchIndex watchers = new WatchIndex();
   private final StreamLimits watchLimits;
   private final double defaultCoverage;
+  private final ShardGate gate;
+  // Watch streams of a sharded forecaster, ended when a shard they cover moves.
+  private final java.util.Set<CoalescingStream> streams = ConcurrentHashMap.newKeySet();
 
   public ForecasterService(SeriesForecasts forecasts, BatteryLayout layout) {
     this(forecasts, layout, StreamLimits.watches("forecaster", 1024, 64), Battery.DEFAULT_COVERAGE);
@@ -49,11 +55,50 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       BatteryLayout layout,
       StreamLimits watchLimits,
       double defaultCoverage) {
+    this(forecasts, layout, watchLimits, defaultCoverage, ShardGate.ALL);
+  }
+
+  /** Like the above, answering only for the shards {@code gate} serves. */
+  ForecasterService(
+      SeriesForecasts forecasts,
+      BatteryLayout layout,
+      StreamLimits watchLimits,
+      double defaultCoverage,
+      ShardGate gate) {
     this.forecasts = forecasts;
     this.layout = layout;
     this.watchLimits = watchLimits;
     this.defaultCoverage = Forecasts.coverage(defaultCoverage);
+    this.gate = gate;
     forecasts.addListener(watchers);
+  }
+
+  /**
+   * The shards served changed from {@code before} to {@code after}: every watch stream that covers
+   * a shard that moved ends with SHARD_NOT_OWNED, so that its watcher asks the right forecaster.
+   */
+  void servingChanged(ShardSet before, ShardSet after) {
+    for (CoalescingStream stream : streams) {
+      int moved = stream.movedShard(before, after);
+      if (moved >= 0) {
+        stream.end(ShardRefusal.notOwned(moved, Optional.empty()));
+      }
+    }
+  }
+
+  private boolean serves(String series) {
+    return !gate.sharded() || gate.serves(SeriesForecasts.shardOf(series));
+  }
+
+  /** Throws SHARD_NOT_OWNED, with who serves it, if {@code series} is not served here. */
+  private void checkServed(String series) {
+    if (!gate.sharded()) {
+      return;
+    }
+    int shard = SeriesForecasts.shardOf(series);
+    if (!gate.serves(shard)) {
+      throw ShardRefusal.notOwned(shard, gate.hint(shard));
+    }
   }
 
   @Override
@@ -66,6 +111,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
             throw new IllegalArgumentException("series: " + problem);
           }
           double coverage = Forecasts.coverage(req.getCoverage(), defaultCoverage);
+          checkServed(req.getSeries());
           if (req.getHorizonMs() != 0) {
             return horizon(req.getSeries(), coverage, req.getHorizonMs(), req.getCriterion())
                 .orElseThrow(
@@ -92,7 +138,11 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           GetForecastsResponse.Builder b = GetForecastsResponse.newBuilder();
           double coverage = Forecasts.coverage(req.getCoverage(), defaultCoverage);
           for (SeriesPattern p : patterns(req)) {
-            List<SeriesForecasts.Snapshot> found = forecasts.matching(p, coverage);
+            if (p.isExact() && !serves(p.toString())) {
+              b.addNotOwned(p.toString());
+              continue;
+            }
+            List<SeriesForecasts.Snapshot> found = served(forecasts.matching(p, coverage));
             if (found.isEmpty()) {
               b.addNotFound(p.toString());
             }
@@ -111,6 +161,20 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           }
           return b.build();
         });
+  }
+
+  /** The snapshots of series served here (all of them unless sharded). */
+  private List<SeriesForecasts.Snapshot> served(List<SeriesForecasts.Snapshot> found) {
+    if (!gate.sharded()) {
+      return found;
+    }
+    List<SeriesForecasts.Snapshot> out = new ArrayList<>(found.size());
+    for (SeriesForecasts.Snapshot s : found) {
+      if (serves(s.series())) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   /** The forecast of the mean over the next {@code horizonMs}, as GetForecast answers it. */
@@ -162,7 +226,12 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     try {
       patterns = patterns(req);
       coverage = Forecasts.coverage(req.getCoverage(), defaultCoverage);
-    } catch (IllegalArgumentException e) {
+      for (SeriesPattern p : patterns) {
+        if (p.isExact()) {
+          checkServed(p.toString());
+        }
+      }
+    } catch (RuntimeException e) {
       out.onError(Statuses.toStatus(e));
       return;
     }
@@ -174,16 +243,29 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
       return;
     }
     ServerCallStreamObserver<ForecastUpdate> call = (ServerCallStreamObserver<ForecastUpdate>) out;
-    CoalescingStream stream = new CoalescingStream(call, forecasts, req.getCriterion(), coverage);
-    call.setOnCancelHandler(
+    java.util.concurrent.atomic.AtomicBoolean released =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    CoalescingStream[] self = new CoalescingStream[1];
+    Runnable release =
         () -> {
-          watchers.cancel(stream);
-          watchLimits.release(caller);
-        });
+          if (released.compareAndSet(false, true)) {
+            watchers.cancel(self[0]);
+            streams.remove(self[0]);
+            watchLimits.release(caller);
+          }
+        };
+    CoalescingStream stream =
+        new CoalescingStream(
+            call, forecasts, req.getCriterion(), coverage, gate, patterns, release);
+    self[0] = stream;
+    call.setOnCancelHandler(release);
     call.setOnReadyHandler(stream::drain);
+    if (gate.sharded()) {
+      streams.add(stream);
+    }
     watchers.subscribe(patterns, stream);
     for (SeriesPattern p : patterns) {
-      for (SeriesForecasts.Snapshot s : forecasts.matching(p, coverage)) {
+      for (SeriesForecasts.Snapshot s : served(forecasts.matching(p, coverage))) {
         stream.offerInitial(Forecasts.toProto(s, req.getCriterion()));
       }
     }
@@ -245,18 +327,70 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     private final SeriesForecasts forecasts;
     private final Criterion criterion;
     private final double coverage;
+    private final ShardGate gate;
+    private final List<SeriesPattern> patterns;
+    private final Runnable release;
     private final ArrayDeque<Forecast> initial = new ArrayDeque<>();
     private final LinkedHashSet<SeriesForecasts.Series> pending = new LinkedHashSet<>();
+    private boolean ended;
 
     CoalescingStream(
         ServerCallStreamObserver<ForecastUpdate> call,
         SeriesForecasts forecasts,
         Criterion criterion,
-        double coverage) {
+        double coverage,
+        ShardGate gate,
+        List<SeriesPattern> patterns,
+        Runnable release) {
       this.call = call;
       this.forecasts = forecasts;
       this.criterion = criterion;
       this.coverage = coverage;
+      this.gate = gate;
+      this.patterns = patterns;
+      this.release = release;
+    }
+
+    /**
+     * A shard this stream covers whose serving changed between {@code before} and {@code after}, or
+     * -1: exact names cover their own shards, a pattern covers every shard.
+     */
+    int movedShard(ShardSet before, ShardSet after) {
+      boolean allShards = false;
+      for (SeriesPattern p : patterns) {
+        if (!p.isExact()) {
+          allShards = true;
+          continue;
+        }
+        int shard = SeriesForecasts.shardOf(p.toString());
+        if (before.contains(shard) != after.contains(shard)) {
+          return shard;
+        }
+      }
+      if (allShards) {
+        for (int s = 0; s < Shards.COUNT; s++) {
+          if (before.contains(s) != after.contains(s)) {
+            return s;
+          }
+        }
+      }
+      return -1;
+    }
+
+    /** Ends the stream with {@code status}, once. */
+    void end(io.grpc.StatusRuntimeException status) {
+      synchronized (this) {
+        if (ended) {
+          return;
+        }
+        ended = true;
+        pending.clear();
+        initial.clear();
+        if (!call.isCancelled()) {
+          call.onError(status);
+        }
+      }
+      release.run();
     }
 
     synchronized void offerInitial(Forecast f) {
@@ -279,7 +413,7 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
     }
 
     synchronized void drain() {
-      while (call.isReady() && !call.isCancelled()) {
+      while (!ended && call.isReady() && !call.isCancelled()) {
         Forecast f = initial.poll();
         if (f == null) {
           Iterator<SeriesForecasts.Series> it = pending.iterator();
@@ -288,6 +422,9 @@ public final class ForecasterService extends ForecasterGrpc.ForecasterImplBase {
           }
           SeriesForecasts.Series s = it.next();
           it.remove();
+          if (gate.sharded() && !gate.serves(SeriesForecasts.shardOf(s.name()))) {
+            continue; // followed but not served here: warming, or handed off
+          }
           SeriesForecasts.Snapshot snap = forecasts.snapshot(s, coverage);
           if (snap == null) {
             continue; // deleted since it was queued

@@ -27,6 +27,7 @@ public final class PointBatch {
   private int points;
   private String[] deleted = new String[0];
   private int deletedCount;
+  private boolean caughtUp;
 
   /** Starts the points of another series; later {@link #add} calls belong to it. */
   public void startSeries(String name) {
@@ -65,6 +66,16 @@ public final class PointBatch {
       deleted = Arrays.copyOf(deleted, Math.max(4, deletedCount * 2));
     }
     deleted[deletedCount++] = name;
+  }
+
+  /** Marks the message that follows a shard-filtered watch's stored points. */
+  void caughtUp(boolean value) {
+    caughtUp = value;
+  }
+
+  /** Whether the memory-host has sent every stored point of the watch before this message. */
+  boolean caughtUp() {
+    return caughtUp;
   }
 
   public int entries() {
@@ -112,5 +123,6 @@ public final class PointBatch {
     entries = 0;
     points = 0;
     deletedCount = 0;
+    caughtUp = false;
   }
 }

@@ -10,6 +10,8 @@ import org.netweather.forecaster.battery.BatteryLayout;
 import org.netweather.forecaster.battery.Criterion;
 import org.netweather.forecaster.battery.ForecastResult;
 import org.netweather.model.SeriesPattern;
+import org.netweather.model.shard.ShardSet;
+import org.netweather.model.shard.Shards;
 
 /**
  * One predictor {@link Battery} per series, fed a {@link PointBatch} at a time in timestamp order,
@@ -234,6 +236,34 @@ public final class SeriesForecasts {
       l.deleted(s);
     }
     return true;
+  }
+
+  /**
+   * Forgets every series whose shard is not in {@code keep} (shards handed to another forecaster),
+   * freeing their batteries; returns how many went.
+   */
+  public int retainShards(ShardSet keep) {
+    int n = 0;
+    for (String name : states.keySet()) {
+      if (!keep.contains(shardOf(name)) && delete(name)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The shard of a series name already checked (stored or followed), as {@link Shards#of(String)}
+   * computes it, without checking the name again: that check costs some microseconds, ten times the
+   * hash, and this runs for every series of every append; -1 (in no shard set) without a ':'.
+   */
+  static int shardOf(String series) {
+    int colon = series.indexOf(':');
+    if (colon < 0) {
+      return -1;
+    }
+    int arrow = series.indexOf("->", colon + 1);
+    return Shards.ofHost(series.substring(colon + 1, arrow < 0 ? series.length() : arrow));
   }
 
   /** Series with a battery. */

@@ -23,6 +23,7 @@ final class WatchStream {
   // (memory.proto, series.proto).
   private static final int BATCHES = 1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
   private static final int DELETED_SERIES = 2 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  private static final int CAUGHT_UP = 3 << 3 | WireFormat.WIRETYPE_VARINT;
   private static final int SERIES = 1 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
   private static final int POINTS = 2 << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
   private static final int TIMESTAMP = 1 << 3 | WireFormat.WIRETYPE_VARINT;
@@ -64,6 +65,8 @@ final class WatchStream {
         in.popLimit(limit);
       } else if (tag == DELETED_SERIES) {
         batch.deleted(in.readStringRequireUtf8());
+      } else if (tag == CAUGHT_UP) {
+        batch.caughtUp(in.readBool());
       } else if (!in.skipField(tag)) {
         break;
       }

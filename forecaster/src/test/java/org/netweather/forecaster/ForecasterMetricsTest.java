@@ -94,6 +94,8 @@ class ForecasterMetricsTest {
     double observed = value("netweather_forecaster_observed_measurements");
     double series = value("netweather_forecaster_series");
     double followed = value("netweather_forecaster_followed_memory_hosts");
+    double owned = value("netweather_forecaster_owned_shards");
+    double warm = value("netweather_forecaster_warm_shards");
 
     try (ForecasterServer f =
         ForecasterServer.start(
@@ -106,8 +108,12 @@ class ForecasterMetricsTest {
               observed + 7, () -> value("netweather_forecaster_observed_measurements")));
       assertEquals(series + 2, value("netweather_forecaster_series"));
       assertEquals(followed + 1, value("netweather_forecaster_followed_memory_hosts"));
+      // Alone (no shared registry) it owns and serves every shard.
+      assertEquals(owned + 4096, value("netweather_forecaster_owned_shards"));
+      assertEquals(warm + 4096, value("netweather_forecaster_warm_shards"));
     }
     assertEquals(series, value("netweather_forecaster_series"), "a stopped daemon reports nothing");
     assertEquals(followed, value("netweather_forecaster_followed_memory_hosts"));
+    assertEquals(owned, value("netweather_forecaster_owned_shards"));
   }
 }

@@ -43,5 +43,12 @@ class WatchStreamTest {
     assertArrayEquals(new double[] {0.25, -3.5, 0}, Arrays.copyOf(b.values(), b.points()));
     assertEquals(1, b.deletedCount());
     assertEquals("cpu.availability:gone", b.deletedSeries(0));
+    assertEquals(false, b.caughtUp());
+    assertEquals(
+        true,
+        WatchStream.decode(
+                CodedInputStream.newInstance(
+                    WatchResponse.newBuilder().setCaughtUp(true).build().toByteArray()))
+            .caughtUp());
   }
 }

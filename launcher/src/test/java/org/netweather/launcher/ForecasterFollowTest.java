@@ -155,6 +155,15 @@ class ForecasterFollowTest {
   }
 
   @Test
+  void localRegistry_ownsAndServesEveryShard_andRegistersNoSharding() throws Exception {
+    assertEquals(org.netweather.model.shard.Shards.COUNT, forecaster.ownedShards().size());
+    assertEquals(org.netweather.model.shard.Shards.COUNT, forecaster.servedShards().size());
+    Registration r = ns.search(org.netweather.nameserver.Filter.parse("(kind=forecaster)")).get(0);
+    assertEquals("forecaster@f", r.getName());
+    assertTrue(!r.getAttributesMap().containsKey("sharding"), r.toString());
+  }
+
+  @Test
   void freshForecaster_warmsUpFromTheNewestWindowOnly() throws Exception {
     // The first forecaster must be following before the 500 points go in: had it subscribed
     // after, it would rightly have taken only the newest window of them.

@@ -824,13 +824,34 @@ public final class MeasurementStore implements AutoCloseable {
       boolean liveOnly,
       int perSeries,
       WatchHub.Sink sink) {
-    return hub.subscribe(
-        patterns, liveOnly ? null : () -> backlog(patterns, sinceMs, perSeries), sink);
+    return watch(patterns, null, sinceMs, liveOnly, perSeries, sink);
   }
 
-  private WatchHub.Backlog backlog(List<SeriesPattern> patterns, long sinceMs, int perSeries) {
+  /** Like {@link #watch(List, long, boolean, int, WatchHub.Sink)}, for {@code shards} only. */
+  WatchHub.Watcher watch(
+      List<SeriesPattern> patterns,
+      org.netweather.model.shard.ShardSet shards,
+      long sinceMs,
+      boolean liveOnly,
+      int perSeries,
+      WatchHub.Sink sink) {
+    return hub.subscribe(
+        patterns,
+        shards,
+        liveOnly ? null : () -> backlog(patterns, shards, sinceMs, perSeries),
+        sink);
+  }
+
+  private WatchHub.Backlog backlog(
+      List<SeriesPattern> patterns,
+      org.netweather.model.shard.ShardSet shards,
+      long sinceMs,
+      int perSeries) {
     List<SeriesState> matching = new ArrayList<>();
     for (SeriesState s : db.series()) {
+      if (shards != null && !shards.contains(WatchHub.shardOf(s.name()))) {
+        continue;
+      }
       for (SeriesPattern p : patterns) {
         if (p.matches(s.name())) {
           matching.add(s);

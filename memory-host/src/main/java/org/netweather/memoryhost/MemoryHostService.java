@@ -36,6 +36,7 @@ import org.netweather.memoryhost.store.StoreFullException;
 import org.netweather.model.Resource;
 import org.netweather.model.SeriesName;
 import org.netweather.model.SeriesPattern;
+import org.netweather.model.shard.ShardSet;
 import org.netweather.runtime.Statuses;
 import org.netweather.runtime.StreamLimits;
 import org.netweather.runtime.auth.Caller;
@@ -286,12 +287,20 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
   @Override
   public void watch(WatchRequest req, StreamObserver<WatchResponse> out) {
     List<SeriesPattern> patterns = new ArrayList<>();
+    ShardSet shards = null;
     try {
       if (req.getPatternsCount() == 0) {
         throw new IllegalArgumentException("patterns is empty (use \"*\" for every series)");
       }
       for (String p : req.getPatternsList()) {
         patterns.add(SeriesPattern.parse(p));
+      }
+      if (!req.getShards().isEmpty()) {
+        try {
+          shards = ShardSet.parse(req.getShards());
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("shards: " + e.getMessage(), e);
+        }
       }
     } catch (IllegalArgumentException e) {
       out.onError(Statuses.toStatus(e));
@@ -351,6 +360,7 @@ public final class MemoryHostService extends MemoryHostGrpc.MemoryHostImplBase {
     self[0] =
         store.watch(
             patterns,
+            shards,
             req.getSinceMs(),
             req.getLiveOnly(),
             Math.max(0, req.getBacklogPerSeries()),

@@ -12,6 +12,8 @@ import org.netweather.api.v1.SeriesPoints;
 import org.netweather.api.v1.WatchResponse;
 import org.netweather.memoryhost.store.Points;
 import org.netweather.model.SeriesPattern;
+import org.netweather.model.shard.ShardSet;
+import org.netweather.model.shard.Shards;
 
 /**
  * Fans acknowledged appends out to watchers. A new watcher gets the stored points after its
@@ -56,8 +58,22 @@ final class WatchHub {
    */
   synchronized Watcher subscribe(
       List<SeriesPattern> patterns, java.util.function.Supplier<Backlog> backlog, Sink sink) {
-    Watcher w = new Watcher(patterns, sink);
+    return subscribe(patterns, null, backlog, sink);
+  }
+
+  /**
+   * Like {@link #subscribe(List, java.util.function.Supplier, Sink)}, for series of {@code shards}
+   * only (null: every shard). A watcher with shards is sent one {@code caught_up} message once its
+   * backlog is out, so that a forecaster knows when the shards it took are warm.
+   */
+  synchronized Watcher subscribe(
+      List<SeriesPattern> patterns,
+      ShardSet shards,
+      java.util.function.Supplier<Backlog> backlog,
+      Sink sink) {
+    Watcher w = new Watcher(patterns, shards == null ? null : shards.copy(), sink);
     w.backlog = backlog == null ? null : backlog.get();
+    w.announceCaughtUp = shards != null;
     w.limit = MAX_QUEUED;
     watchers.add(w);
     w.drainLater();
@@ -69,7 +85,7 @@ final class WatchHub {
     for (Watcher w : watchers) {
       WatchResponse.Builder msg = null;
       for (String name : deleted) {
-        if (w.wants(name)) {
+        if (w.wants(name, w.shards == null ? -1 : shardOf(name))) {
           if (msg == null) {
             msg = WatchResponse.newBuilder();
           }
@@ -97,10 +113,23 @@ final class WatchHub {
     for (Map.Entry<String, Points> e : appended) {
       parts.add(batch(e.getKey(), e.getValue(), 0, e.getValue().size()).build());
     }
+    // A series' shard is a hash of its source host: computed once per append, and only when some
+    // watcher filters by shard.
+    int[] shards = null;
+    for (Watcher w : watchers) {
+      if (w.shards != null) {
+        shards = new int[parts.size()];
+        for (int i = 0; i < shards.length; i++) {
+          shards[i] = shardOf(parts.get(i).getSeries());
+        }
+        break;
+      }
+    }
     for (Watcher w : watchers) {
       WatchResponse.Builder msg = null;
-      for (SeriesPoints part : parts) {
-        if (w.wants(part.getSeries())) {
+      for (int i = 0; i < parts.size(); i++) {
+        SeriesPoints part = parts.get(i);
+        if (w.wants(part.getSeries(), shards == null ? -1 : shards[i])) {
           if (msg == null) {
             msg = WatchResponse.newBuilder();
           }
@@ -111,6 +140,20 @@ final class WatchHub {
         w.offer(msg.build());
       }
     }
+  }
+
+  /**
+   * The shard of a series name already checked (stored or followed), as {@link Shards#of(String)}
+   * computes it, without checking the name again: that check costs some microseconds, ten times the
+   * hash, and this runs for every series of every append; -1 (in no shard set) without a ':'.
+   */
+  static int shardOf(String series) {
+    int colon = series.indexOf(':');
+    if (colon < 0) {
+      return -1;
+    }
+    int arrow = series.indexOf("->", colon + 1);
+    return Shards.ofHost(series.substring(colon + 1, arrow < 0 ? series.length() : arrow));
   }
 
   static SeriesPoints.Builder batch(String series, Points p, int from, int to) {
@@ -124,19 +167,26 @@ final class WatchHub {
   /** One subscriber. */
   final class Watcher {
     private final List<SeriesPattern> patterns;
+    private final ShardSet shards;
     private final Sink sink;
+    private boolean announceCaughtUp;
     private final ArrayDeque<WatchResponse> queue = new ArrayDeque<>();
     private final AtomicBoolean draining = new AtomicBoolean();
     private Backlog backlog;
     private int limit;
     private volatile boolean closed;
 
-    private Watcher(List<SeriesPattern> patterns, Sink sink) {
+    private Watcher(List<SeriesPattern> patterns, ShardSet shards, Sink sink) {
       this.patterns = new ArrayList<>(patterns);
+      this.shards = shards;
       this.sink = sink;
     }
 
-    boolean wants(String series) {
+    /** Whether the watcher wants {@code series}, whose shard is {@code shard} if it filters. */
+    boolean wants(String series, int shard) {
+      if (shards != null && !shards.contains(shard)) {
+        return false;
+      }
       for (SeriesPattern p : patterns) {
         if (p.matches(series)) {
           return true;
@@ -182,6 +232,10 @@ final class WatchHub {
                 backlog.close();
                 backlog = null;
               }
+            }
+            if (next == null && announceCaughtUp) {
+              announceCaughtUp = false;
+              next = WatchResponse.newBuilder().setCaughtUp(true).build();
             }
             if (next == null) {
               synchronized (queue) {

@@ -312,7 +312,7 @@ public final class LocalRegistry implements Registry {
   private final class LocalPresence implements Presence {
     final String group;
     final String id;
-    final Map<String, String> data;
+    Map<String, String> data; // guarded by store
 
     LocalPresence(String group, String id, Map<String, String> data) {
       this.group = group;
@@ -334,6 +334,18 @@ public final class LocalRegistry implements Registry {
     public long session() {
       synchronized (store) {
         return session;
+      }
+    }
+
+    @Override
+    public void update(Map<String, String> newData) {
+      synchronized (store) {
+        checkOpen();
+        if (presences.get(group + "/" + id) != this) {
+          throw new IllegalStateException("no longer a member of " + group + " as " + id);
+        }
+        data = Map.copyOf(newData);
+        enter(this);
       }
     }
 

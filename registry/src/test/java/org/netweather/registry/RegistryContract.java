@@ -262,6 +262,46 @@ public abstract class RegistryContract {
   }
 
   @Test
+  void presence_update_changesTheDataOthersSee_withoutLeaving() throws Exception {
+    Registry a = open();
+    Registry b = peer(a);
+    Presence p = a.join("forecaster", "f1", Map.of("address", "fc1:8070", "warm", ""));
+    long session = p.session();
+    awaitTrue(() -> b.members("forecaster").size() == 1, "f1 listed");
+    List<RegistryEvent> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (AutoCloseable w =
+        b.watch(
+            new RegistryListener() {
+              @Override
+              public void onChange(RegistryEvent event) {
+                seen.add(event);
+              }
+            })) {
+      p.update(Map.of("address", "fc1:8070", "warm", "AQ=="));
+      awaitTrue(
+          () ->
+              b.members("forecaster").stream()
+                  .anyMatch(m -> m.data().equals(Map.of("address", "fc1:8070", "warm", "AQ=="))),
+          "the new data listed");
+      awaitTrue(
+          () -> seen.contains(new RegistryEvent(RegistryEvent.Area.MEMBER, "forecaster/f1")),
+          "the change told to watchers");
+    }
+    assertEquals(List.of(session), sessionsOf(b, "forecaster", "f1"), "still the same member");
+
+    // Made again after a loss with the data last set, not the data it joined with.
+    endSession(a);
+    awaitTrue(
+        () -> {
+          List<Member> m = b.members("forecaster");
+          return m.size() == 1
+              && m.get(0).session() != session
+              && m.get(0).data().get("warm").equals("AQ==");
+        },
+        "f1 made again with its last data");
+  }
+
+  @Test
   void members_leaveWhenTheirRegistryCloses() throws Exception {
     Registry a = open();
     Registry b = peer(a);

@@ -553,6 +553,16 @@ public final class ZooKeeperRegistry implements Registry {
     }
 
     @Override
+    public void update(Map<String, String> data) {
+      try {
+        // PersistentNode writes it now if its node exists, and makes the node with it otherwise.
+        node.setData(Json.write(Map.copyOf(data)));
+      } catch (Exception e) {
+        throw failed("update member " + group + "/" + id, e);
+      }
+    }
+
+    @Override
     public void close() {
       if (presences.remove(this)) {
         closeQuietly(node);

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
@@ -155,6 +156,64 @@ class ZooKeeperRegistryTest extends RegistryContract {
     // The session lived through it: same member, same session, nothing to re-create.
     assertEquals(session, p.session());
     assertEquals(List.of(session), sessionsOf(b, "forecasters", "f1"));
+  }
+
+  /**
+   * A process that died (its session still alive on the ensemble) and came back with the same id
+   * takes its node over: the id stays listed (but for the instant between the old node's removal at
+   * session expiry and its re-creation), with the new data at once and the new session after.
+   */
+  @Test
+  void join_underAnIdHeldByADeadProcess_takesItOverWhenItsSessionEnds() throws Exception {
+    Registry b = open();
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper dead =
+        new ZooKeeper(
+            cluster.getConnectString() + "/" + chroot,
+            4_000,
+            e -> {
+              if (e.getState() == KeeperState.SyncConnected) {
+                connected.countDown();
+              }
+            });
+    assertTrue(connected.await(20, TimeUnit.SECONDS), "connected");
+    List<org.apache.zookeeper.data.ACL> open =
+        new java.util.ArrayList<>(
+            List.of(
+                new org.apache.zookeeper.data.ACL(
+                    31, new org.apache.zookeeper.data.Id("world", "anyone"))));
+    dead.create(Znodes.group("forecaster"), new byte[0], open, CreateMode.PERSISTENT);
+    dead.create(
+        Znodes.member("forecaster", "f1"),
+        Json.write(Map.of("warm", "old")),
+        open,
+        CreateMode.EPHEMERAL);
+    long deadSession = dead.getSessionId();
+    // The client stops as if its process died; the ensemble keeps the session until it times out.
+    dead.getTestable().injectSessionExpiration();
+    awaitTrue(() -> sessionsOf(b, "forecaster", "f1").equals(List.of(deadSession)), "old f1");
+
+    Presence p = b.join("forecaster", "f1", Map.of("warm", "new"));
+    awaitTrue(
+        () -> b.members("forecaster").get(0).data().equals(Map.of("warm", "new")), "new data");
+    long start = System.nanoTime();
+    long lastSeen = start;
+    long longestGap = 0;
+    while (!sessionsOf(b, "forecaster", "f1").equals(List.of(p.session()))) {
+      long now = System.nanoTime();
+      if (!sessionsOf(b, "forecaster", "f1").isEmpty()) {
+        lastSeen = now;
+      }
+      longestGap = Math.max(longestGap, now - lastSeen);
+      assertTrue(now - start < 30_000_000_000L, "taken over within 30 s");
+      Thread.sleep(5);
+    }
+    System.out.printf(
+        "f1 taken over after %d ms; longest time unlisted %d ms%n",
+        Duration.ofNanos(System.nanoTime() - start).toMillis(),
+        Duration.ofNanos(longestGap).toMillis());
+    assertTrue(longestGap < 1_000_000_000L, "unlisted for " + longestGap + " ns");
+    assertEquals(Map.of("warm", "new"), b.members("forecaster").get(0).data());
   }
 
   /** The server whose {@code srvr} answer says {@code Mode: leader}. */
