@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * one {@link JournalEntry} per record. A change is forced to disk before the caller is answered, so
  * a kill -9 loses nothing acknowledged; a torn record at the end of the journal (a crash mid-write,
  * never acknowledged) is cut off on load. Damage in the middle of the journal is skipped, the
- * changes after it kept, and what was lost logged at WARN ({@link #damagedRecords}); a damaged
- * snapshot refuses the load, naming the file.
+ * changes after it kept, and what was lost logged at WARN ({@link #damagedRecords}); so is a
+ * journal cut short, which its witness ({@code journal.acknowledged}, see the record log) tells
+ * from a torn write. A damaged snapshot refuses the load, naming the file; its first record holds
+ * the number of changes that follow, so one cut short or emptied is refused too.
  *
  * <p>Lease renewals are not journaled (see {@link Nameserver}), so the journal grows only with
  * changes to the state, and the owner compacts it once it outweighs the snapshot ({@link

@@ -40,7 +40,9 @@ import org.netweather.runtime.recordlog.SyncPolicy;
  * after them, or a segment before the last cut short) is skipped: every record after it is kept
  * under its own sequence number (each record carries it), the segment as found is kept as
  * seg-NNN.log.damaged, and the undelivered measurements lost in the damage are counted in
- * dropped() and logged at WARN. The ack log is recovered the same way; an acknowledgement lost
+ * dropped() and logged at WARN. So are those of a segment cut short or emptied (the active one's
+ * loss witnessed by seg.acknowledged). Every loss leaves a gap in the numbers; the open that counts
+ * a gap records it in the ack log, so that no later open counts it again. The ack log is recovered the same way; an acknowledgement lost
  * to damage only means a re-delivery.
  * An acknowledgement lost to a crash means a re-delivery, which memory-hosts absorb because they
  * keep the first of duplicate (series, timestamp) points.

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -62,11 +63,15 @@ class SpoolDamageMatrixTest {
     return "cpu.availability:host-" + (seq % 7);
   }
 
-  /** Spools measurements one by one, as the recorder does, and delivers the oldest. */
+  /** Spools measurements ten to a sync, and delivers the oldest. */
   private void fill() throws IOException {
     try (Spool spool = Spool.open(dir, OPTIONS)) {
-      for (long seq = 1; seq <= SPOOLED; seq++) {
-        assertEquals(seq, spool.append(series(seq), 1000 * seq, seq / 10.0));
+      for (long seq = 1; seq <= SPOOLED; seq += 10) {
+        List<SpoolRecord> batch = new ArrayList<>();
+        for (long s = seq; s < seq + 10; s++) {
+          batch.add(new SpoolRecord(series(s), 1000 * s, s / 10.0));
+        }
+        assertEquals(seq, spool.append(batch));
       }
       for (long seq = 1; seq <= DELIVERED; seq += 10) {
         long[] batch = new long[10];
