@@ -1,6 +1,7 @@
 package org.netweather.nameserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -106,6 +108,33 @@ class JournalDamageMatrixTest {
     Path file = dir.resolve("snapshot.records");
     damage.applyTo(file);
     assertRefusedOrReported(written, file);
+  }
+
+  @Test
+  void snapshotCutAtARecordBoundary_isRefusedNamingIt() throws IOException {
+    List<JournalEntry> written = changes();
+    write(written, 90);
+    Path file = dir.resolve("snapshot.records");
+    cut(file, Files.size(file) - 8 - written.get(89).encode().length);
+    IOException refused = assertThrows(IOException.class, this::load);
+    assertTrue(
+        refused.getMessage().contains("snapshot.records is damaged: it holds 89 of the 90 changes"),
+        refused.getMessage());
+  }
+
+  @Test
+  void snapshotMissingAfterACompaction_isRefusedNamingIt() throws IOException {
+    write(changes(), 90);
+    Files.delete(dir.resolve("snapshot.records"));
+    IOException refused = assertThrows(IOException.class, this::load);
+    assertTrue(refused.getMessage().contains("starts at change 91"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("snapshot.records"), refused.getMessage());
+  }
+
+  private void load() throws IOException {
+    try (Journal j = new Journal(dir)) {
+      j.load();
+    }
   }
 
   private void assertRefusedOrReported(List<JournalEntry> written, Path file) throws IOException {
