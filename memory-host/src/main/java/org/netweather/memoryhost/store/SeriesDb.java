@@ -141,11 +141,13 @@ public final class SeriesDb implements AutoCloseable {
             // full disk; no preallocation, so a log takes only the space it fills.
             .setAvoidFlushDuringRecovery(true)
             .setAllowFAllocate(false)
-            // RocksDB's default (point-in-time recovery) stops replaying its log at the first bad
-            // record and opens without a word, dropping every acknowledged write after it. Only
-            // an incomplete last record is a torn write; any other bad record refuses the open.
-            // A log cut short is caught by the watermark (see refuseIfLogCutShort).
-            .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords);
+            // Point-in-time recovery (RocksDB's default, named because it matters) stops replaying
+            // its log at the first bad record and opens without a word: right for the garbage a
+            // power cut can leave after the last synced write, silent loss for damage before it.
+            // The watermark tells them apart (refuseIfLogCutShort): a replay that ends before the
+            // last acknowledged group refuses the open. Stricter modes would refuse to start
+            // after every power cut that left such garbage.
+            .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (String name : FAMILIES) {
       ColumnFamilyOptions o = familyOptions(name);
@@ -465,7 +467,8 @@ public final class SeriesDb implements AutoCloseable {
 
   /**
    * Fails the open when the point log ends before a record that was acknowledged: RocksDB replays a
-   * write-ahead log cut short up to the cut and reports nothing.
+   * write-ahead log that is damaged, cut short or lost up to the first bad record and reports
+   * nothing.
    */
   private void refuseIfLogCutShort() throws IOException {
     java.util.OptionalLong witnessed = Watermark.read(dir.resolve(WATERMARK));
@@ -483,7 +486,8 @@ public final class SeriesDb implements AutoCloseable {
               + nextSeq
               + ".."
               + (witnessed.getAsLong() - 1)
-              + " and the points they hold are missing (the log was cut short or lost); refusing"
+              + " and the points they hold are missing (the log is damaged, cut short or lost);"
+              + " refusing"
               + " to start with acknowledged points missing (restore the directory from a backup,"
               + " or move it aside to start empty)");
     }
