@@ -58,6 +58,11 @@ import org.slf4j.LoggerFactory;
  * records carry their own number ({@link Options#withNumbering}) or the damage ends a segment that
  * is not the last.
  *
+ * <p>Cut short. A log that syncs keeps a {@link Watermark} beside it ({@code PREFIX.acknowledged},
+ * without the prefix's trailing dash), rewritten after each sync with the next record's number. An
+ * open that finds fewer records than it names reports the missing ones as damage: a file truncated
+ * or emptied at a record boundary lost synced records, which no torn write can.
+ *
  * <p>Durability. Per {@link SyncPolicy}; creating and deleting segments also forces the directory.
  * Each segment holds an open file, so segments are meant to be few and large.
  *
