@@ -97,6 +97,8 @@ public final class MeasurementStore implements AutoCloseable {
   private final ConcurrentHashMap<String, long[]> queuedByCaller = new ConcurrentHashMap<>();
   private final Thread writer;
   private volatile boolean closing;
+  // Set by closeAsIfKilled (tests): close leaves the files as SIGKILL would.
+  private volatile boolean killed;
   private volatile long maxPoints;
   private volatile long maxAgeMs;
   private Iterator<SeriesState> maintenance;
@@ -925,7 +927,20 @@ public final class MeasurementStore implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    db.close();
+    if (killed) {
+      db.closeAsIfKilled();
+    } else {
+      db.close();
+    }
     lock.close();
+  }
+
+  /**
+   * Closes leaving the files as a SIGKILL after the last acknowledged append would: no checkpoint,
+   * RocksDB's write-ahead log holding what its tables do not (tests of recovery and damage).
+   */
+  void closeAsIfKilled() throws IOException {
+    killed = true;
+    close();
   }
 }

@@ -3,6 +3,7 @@ package org.netweather.nameserver;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * one {@link JournalEntry} per record. A change is forced to disk before the caller is answered, so
  * a kill -9 loses nothing acknowledged; a torn record at the end of the journal (a crash mid-write,
  * never acknowledged) is cut off on load. Damage in the middle of the journal is skipped, the
- * changes after it kept, and what was lost logged at WARN ({@link #damagedRecords}); a damaged
- * snapshot refuses the load, naming the file.
+ * changes after it kept, and what was lost logged at WARN ({@link #damagedRecords}); so is a
+ * journal cut short, which its witness ({@code journal.acknowledged}, see the record log) tells
+ * from a torn write. A damaged snapshot refuses the load, naming the file; its first record holds
+ * the number of changes that follow, so one cut short or emptied is refused too.
  *
  * <p>Lease renewals are not journaled (see {@link Nameserver}), so the journal grows only with
  * changes to the state, and the owner compacts it once it outweighs the snapshot ({@link
@@ -38,6 +41,8 @@ final class Journal implements AutoCloseable {
 
   /** Length and checksum in front of every record, in the log and in the snapshot. */
   private static final int FRAME_OVERHEAD = 8;
+
+  private static final byte SNAPSHOT_HEADER = 0;
 
   private final Path dir;
   private final Path snapshotFile;
@@ -65,12 +70,29 @@ final class Journal implements AutoCloseable {
       }
     }
     List<JournalEntry> entries = new ArrayList<>();
-    for (byte[] r : RecordFile.readWhole(snapshotFile)) {
-      entries.add(decode(r));
+    List<byte[]> records = RecordFile.readWhole(snapshotFile);
+    checkSnapshotWhole(records);
+    for (byte[] r : records) {
       snapshotBytes += FRAME_OVERHEAD + r.length;
+      if (!isHeader(r)) {
+        entries.add(decode(r));
+      }
     }
     journal =
         RecordLog.open(dir, RecordLog.Options.named("journal-").withSync(SyncPolicy.EXPLICIT));
+    if (!Files.exists(snapshotFile) && journal.firstNumber() > 1) {
+      long first = journal.firstNumber();
+      journal.close();
+      throw new IOException(
+          "the journal in "
+              + dir
+              + " starts at change "
+              + first
+              + ", but "
+              + snapshotFile.getFileName()
+              + ", which holds the changes before it, is missing; refusing to start without them"
+              + " (restore it from a backup, or move the directory aside to start empty)");
+    }
     reportDamage();
     RecordReader r = journal.read(journal.firstNumber());
     while (r.next()) {
@@ -119,6 +141,48 @@ final class Journal implements AutoCloseable {
     return damagedBytes;
   }
 
+  /**
+   * A snapshot's first record says how many changes follow, so that one cut short at a record
+   * boundary (or emptied) is told from a whole one. Type 0 is no {@link JournalEntry}'s.
+   */
+  private static byte[] header(long count) {
+    return ByteBuffer.allocate(9).put(SNAPSHOT_HEADER).putLong(count).array();
+  }
+
+  private static boolean isHeader(byte[] record) {
+    return record.length == 9 && record[0] == SNAPSHOT_HEADER;
+  }
+
+  /** Refuses a snapshot that holds fewer changes than it was written with, naming it. */
+  private void checkSnapshotWhole(List<byte[]> records) throws IOException {
+    if (!Files.exists(snapshotFile)) {
+      return;
+    }
+    if (records.isEmpty()) {
+      throw new IOException(
+          snapshotFile
+              + " is empty: a snapshot always begins with a header, so it lost its contents;"
+              + " refusing to start without the changes it held (restore it from a backup, or"
+              + " move the directory aside to start empty; if an older NetWeather saved an empty"
+              + " state in it, delete it)");
+    }
+    if (!isHeader(records.get(0))) {
+      // Written before snapshots had a header: read as before.
+      return;
+    }
+    long expected = ByteBuffer.wrap(records.get(0)).getLong(1);
+    if (expected != records.size() - 1) {
+      throw new IOException(
+          snapshotFile
+              + " is damaged: it holds "
+              + (records.size() - 1)
+              + " of the "
+              + expected
+              + " changes it was written with (it was cut short); refusing to start without"
+              + " them (restore it from a backup, or move the directory aside to start empty)");
+    }
+  }
+
   private static JournalEntry decode(byte[] payload) throws IOException {
     return JournalEntry.decode(new DataInputStream(new ByteArrayInputStream(payload)));
   }
@@ -161,8 +225,9 @@ final class Journal implements AutoCloseable {
   /** Replaces the snapshot with {@code state} and empties the journal. */
   void compact(List<? extends JournalEntry> state) throws IOException {
     long mark = journal.roll();
-    List<byte[]> payloads = new ArrayList<>(state.size());
-    long bytes = 0;
+    List<byte[]> payloads = new ArrayList<>(state.size() + 1);
+    payloads.add(header(state.size()));
+    long bytes = (long) FRAME_OVERHEAD + payloads.get(0).length;
     for (JournalEntry e : state) {
       byte[] p = e.encode();
       payloads.add(p);

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.netweather.runtime.DataLossException;
+import org.netweather.runtime.recordlog.Watermark;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -28,6 +29,7 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.rocksdb.Status;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
@@ -74,12 +76,16 @@ public final class SeriesDb implements AutoCloseable {
   private static final List<String> FAMILIES =
       List.of("default", "series", "head", "chunks", "archives", "log");
   private static final byte[] LOG_NEXT = "log-next".getBytes(StandardCharsets.UTF_8);
+  // Beside RocksDB's files: the next point-log record after the last one acknowledged.
+  static final String WATERMARK = "acknowledged";
 
   static {
     RocksDB.loadLibrary();
   }
 
   private final Path dir;
+  // The write-ahead log files found before RocksDB opened, for naming them in errors.
+  private final String logsAtOpen;
   private final DBOptions dbOptions;
   private final List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -134,19 +140,33 @@ public final class SeriesDb implements AutoCloseable {
             // Recovery replays the log without writing tables, so a daemon starts on a nearly
             // full disk; no preallocation, so a log takes only the space it fills.
             .setAvoidFlushDuringRecovery(true)
-            .setAllowFAllocate(false);
+            .setAllowFAllocate(false)
+            // Point-in-time recovery (RocksDB's default, named because it matters) stops replaying
+            // its log at the first bad record and opens without a word: right for the garbage a
+            // power cut can leave after the last synced write, silent loss for damage before it.
+            // The watermark tells them apart (refuseIfLogCutShort): a replay that ends before the
+            // last acknowledged group refuses the open. Stricter modes would refuse to start
+            // after every power cut that left such garbage.
+            .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     for (String name : FAMILIES) {
       ColumnFamilyOptions o = familyOptions(name);
       cfOptions.add(o);
       descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), o));
     }
+    // Named as found: an open that replays nothing from a log deletes it.
+    logsAtOpen = writeAheadLogs();
     try {
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
       closeOptions();
       throw new IOException(
-          "cannot open the measurement database in " + dir + ": " + e.getMessage(), e);
+          "cannot open the measurement database in "
+              + dir
+              + ": "
+              + e.getMessage()
+              + namingLogs(e.getMessage()),
+          e);
     }
     meta = handles.get(0);
     seriesCf = handles.get(1);
@@ -188,6 +208,31 @@ public final class SeriesDb implements AutoCloseable {
           .setEnableBlobGarbageCollection(false);
     }
     return o;
+  }
+
+  /**
+   * RocksDB's errors about its write-ahead log name no file: names them, unless the message already
+   * names a file of the database.
+   */
+  private String namingLogs(String message) {
+    String m = String.valueOf(message);
+    if (m.contains(".sst") || m.contains("MANIFEST") || m.contains(".blob") || m.contains(".log")) {
+      return "";
+    }
+    return logsAtOpen.isEmpty() ? "" : " (its write-ahead log: " + logsAtOpen + ")";
+  }
+
+  /** The write-ahead log files in the directory, by name. */
+  private String writeAheadLogs() {
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".log"))
+          .sorted()
+          .collect(java.util.stream.Collectors.joining(", "));
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   /** Opens (or creates) the database in {@code dir} and loads every series' summary and head. */
@@ -263,6 +308,9 @@ public final class SeriesDb implements AutoCloseable {
     }
     long headsDone = System.nanoTime();
     replay(idIndex);
+    refuseIfLogCutShort();
+    watermark = Watermark.open(dir.resolve(WATERMARK));
+    watermark.record(nextSeq);
     long replayDone = System.nanoTime();
     loaded = true;
     for (SeriesState s : byName.values()) {
@@ -417,6 +465,34 @@ public final class SeriesDb implements AutoCloseable {
     appliedThrough = nextSeq - 1;
   }
 
+  /**
+   * Fails the open when the point log ends before a record that was acknowledged: RocksDB replays a
+   * write-ahead log that is damaged, cut short or lost up to the first bad record and reports
+   * nothing.
+   */
+  private void refuseIfLogCutShort() throws IOException {
+    java.util.OptionalLong witnessed = Watermark.read(dir.resolve(WATERMARK));
+    if (witnessed.isPresent() && witnessed.getAsLong() > nextSeq) {
+      throw new IOException(
+          "the write-ahead log of the measurement database in "
+              + dir
+              + " ("
+              + (logsAtOpen.isEmpty() ? "no log file" : logsAtOpen)
+              + ") ends before point-log record "
+              + (witnessed.getAsLong() - 1)
+              + ", which was acknowledged (as the file "
+              + WATERMARK
+              + " witnesses): records "
+              + nextSeq
+              + ".."
+              + (witnessed.getAsLong() - 1)
+              + " and the points they hold are missing (the log is damaged, cut short or lost);"
+              + " refusing"
+              + " to start with acknowledged points missing (restore the directory from a backup,"
+              + " or move it aside to start empty)");
+    }
+  }
+
   private static boolean headHolds(GorillaEncoder head, long time) {
     GorillaDecoder d = head.decoder();
     while (d.hasNext()) {
@@ -429,6 +505,8 @@ public final class SeriesDb implements AutoCloseable {
   }
 
   private long replayedPoints;
+  // Writer thread only, once loaded.
+  private Watermark watermark;
   private String openTimes = "";
   // Set once the heads and the log are wholly loaded: only then may a checkpoint drop the log.
   private volatile boolean loaded;
@@ -543,6 +621,7 @@ public final class SeriesDb implements AutoCloseable {
         put(batch, logCf, Keys.of(nextSeq), record);
         write(sync, batch);
         nextSeq++;
+        watermark.record(nextSeq);
         loggedBytes.addAndGet(record.length);
       }
       long seq = nextSeq - 1;
@@ -1357,6 +1436,13 @@ public final class SeriesDb implements AutoCloseable {
     noSync.close();
     unlogged.close();
     closeOptions();
+    if (watermark != null) {
+      try {
+        watermark.close();
+      } catch (IOException e) {
+        log.debug("closing {}: {}", WATERMARK, e.getMessage());
+      }
+    }
   }
 
   private void closeOptions() {

@@ -8,8 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A durable, append-only log of numbered records kept as a directory of segment files.
@@ -54,6 +57,11 @@ import java.util.function.ToLongFunction;
  * #damage} (see {@link SegmentRepair}). Records lost to damage leave a gap in the numbers when the
  * records carry their own number ({@link Options#withNumbering}) or the damage ends a segment that
  * is not the last.
+ *
+ * <p>Cut short. A log that syncs keeps a {@link Watermark} beside it ({@code PREFIX.acknowledged},
+ * without the prefix's trailing dash), rewritten after each sync with the next record's number. An
+ * open that finds fewer records than it names reports the missing ones as damage: a file truncated
+ * or emptied at a record boundary lost synced records, which no torn write can.
  *
  * <p>Durability. Per {@link SyncPolicy}; creating and deleting segments also forces the directory.
  * Each segment holds an open file, so segments are meant to be few and large.
@@ -160,6 +168,7 @@ public final class RecordLog implements AutoCloseable {
   }
 
   private static final int DIGITS = 20;
+  private static final Logger log = LoggerFactory.getLogger(RecordLog.class);
 
   private final Path dir;
   private final Options options;
@@ -169,13 +178,15 @@ public final class RecordLog implements AutoCloseable {
 
   private final long truncatedBytes;
   private final List<Damage> damage;
+  // Null under SyncPolicy.NEVER: nothing is durable there to witness.
+  private Watermark watermark;
   private boolean closed;
 
   private RecordLog(Path dir, Options options, long truncatedBytes, List<Damage> damage) {
     this.dir = dir;
     this.options = options;
     this.truncatedBytes = truncatedBytes;
-    this.damage = damage;
+    this.damage = new ArrayList<>(damage);
   }
 
   /** Opens the log in {@code dir}, creating both if absent and recovering the log if not. */
@@ -214,12 +225,68 @@ public final class RecordLog implements AutoCloseable {
       }
       throw e;
     }
-    RecordLog log = new RecordLog(dir, options, truncated, repair.damage());
-    log.segments.putAll(opened);
-    if (log.segments.isEmpty()) {
-      log.startSegment(1);
+    RecordLog recordLog = new RecordLog(dir, options, truncated, repair.damage());
+    recordLog.segments.putAll(opened);
+    if (recordLog.segments.isEmpty()) {
+      recordLog.startSegment(1);
     }
-    return log;
+    try {
+      recordLog.checkWatermark();
+    } catch (IOException | RuntimeException e) {
+      recordLog.close();
+      throw e;
+    }
+    return recordLog;
+  }
+
+  /**
+   * The witness beside the log: how far it reached at its last sync. Records it names that the log
+   * no longer holds were durable, so the log was cut short (truncated, emptied, its end damaged):
+   * they are reported as damage and, in a log whose records carry their numbers, numbering goes on
+   * after them, leaving a gap.
+   */
+  private void checkWatermark() throws IOException {
+    if (options.sync() == SyncPolicy.NEVER) {
+      return;
+    }
+    String prefix = options.prefix();
+    Path file =
+        dir.resolve(
+            (prefix.endsWith("-") ? prefix.substring(0, prefix.length() - 1) : prefix)
+                + ".acknowledged");
+    OptionalLong witnessed = Watermark.read(file);
+    RecordFile last = segments.lastEntry().getValue();
+    long next = nextNumber();
+    long lost = 0;
+    if (witnessed.isPresent() && options.numbering() != null) {
+      // Records carry their numbers, and damage leaves gaps: the numbers tell.
+      lost = witnessed.getAsLong() - next;
+    } else if (witnessed.isPresent()) {
+      // Records after damage took the numbers of those lost, so count: every record from the
+      // first segment on was written, and is either here or reported lost already.
+      long present = 0;
+      for (RecordFile f : segments.values()) {
+        present += f.count();
+      }
+      lost = witnessed.getAsLong() - firstNumber() - present - Damage.totals(damage)[0];
+    }
+    if (lost > 0) {
+      damage.add(new Damage(last.path(), last.path(), last.size(), 0, next, lost, true));
+      log.warn(
+          "{} ends before records that were written and synced ({} witnesses it, up to record"
+              + " {}): the {} records at its end were lost (the file was cut short or its end"
+              + " damaged)",
+          last.path(),
+          file.getFileName(),
+          witnessed.getAsLong() - 1,
+          lost);
+      if (options.numbering() != null) {
+        // New records must not take the numbers of lost ones (acknowledgements may name them).
+        startSegment(witnessed.getAsLong());
+      }
+    }
+    watermark = Watermark.open(file);
+    watermark.record(nextNumber());
   }
 
   /** Appends one record; returns its number. */
@@ -242,6 +309,9 @@ public final class RecordLog implements AutoCloseable {
     }
     long first = nextNumber();
     active.append(payloads);
+    if (options.sync() == SyncPolicy.ALWAYS) {
+      watermark.record(nextNumber());
+    }
     return first;
   }
 
@@ -249,6 +319,9 @@ public final class RecordLog implements AutoCloseable {
   public void sync() throws IOException {
     ensureOpen();
     active().sync();
+    if (watermark != null) {
+      watermark.record(nextNumber());
+    }
   }
 
   /**
@@ -350,7 +423,7 @@ public final class RecordLog implements AutoCloseable {
    * log. The owner counts and reports it (a torn tail is not damage: {@link #truncatedBytes}).
    */
   public List<Damage> damage() {
-    return damage;
+    return List.copyOf(damage);
   }
 
   @Override
@@ -360,6 +433,13 @@ public final class RecordLog implements AutoCloseable {
     }
     closed = true;
     IOException failed = null;
+    if (watermark != null) {
+      try {
+        watermark.close();
+      } catch (IOException e) {
+        failed = e;
+      }
+    }
     for (RecordFile f : segments.values()) {
       try {
         f.close();

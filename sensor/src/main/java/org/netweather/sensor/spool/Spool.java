@@ -40,7 +40,9 @@ import org.netweather.runtime.recordlog.SyncPolicy;
  * after them, or a segment before the last cut short) is skipped: every record after it is kept
  * under its own sequence number (each record carries it), the segment as found is kept as
  * seg-NNN.log.damaged, and the undelivered measurements lost in the damage are counted in
- * dropped() and logged at WARN. The ack log is recovered the same way; an acknowledgement lost
+ * dropped() and logged at WARN. So are those of a segment cut short or emptied (the active one's
+ * loss witnessed by seg.acknowledged). Every loss leaves a gap in the numbers; the open that counts
+ * a gap records it in the ack log, so that no later open counts it again. The ack log is recovered the same way; an acknowledgement lost
  * to damage only means a re-delivery.
  * An acknowledgement lost to a crash means a re-delivery, which memory-hosts absorb because they
  * keep the first of duplicate (series, timestamp) points.
@@ -100,23 +102,20 @@ public final class Spool implements AutoCloseable {
       throw e;
     }
     Spool spool = new Spool(dir, options, log, ackLog);
-    // Only acknowledgements of entries still on disk mean anything (damage leaves gaps).
-    for (SegmentInfo s : log.segments()) {
-      if (s.count() > 0) {
-        acks.forEach(
-            (f, t) -> {
-              long lo = Math.max(f, s.firstNumber());
-              long hi = Math.min(t, s.lastNumber());
-              if (lo <= hi) {
-                spool.acked.add(lo, hi);
-              }
-            });
-      }
-    }
-    for (Damage d : log.damage()) {
-      spool.countLost(d, acks);
-    }
+    // Only acknowledgements of numbers the log still spans mean anything; those of numbers
+    // between segments (lost to damage) say the loss was delivered, or counted, already.
+    long lowest = log.firstNumber();
+    long highest = log.nextNumber() - 1;
+    acks.forEach(
+        (f, t) -> {
+          long lo = Math.max(f, lowest);
+          long hi = Math.min(t, highest);
+          if (lo <= hi) {
+            spool.acked.add(lo, hi);
+          }
+        });
     try {
+      spool.countGaps(log.damage(), acks);
       spool.dropUndecodable();
     } catch (IOException | RuntimeException e) {
       spool.close();
@@ -165,30 +164,61 @@ public final class Spool implements AutoCloseable {
         why);
   }
 
-  /** Counts the undelivered measurements lost in damage as dropped, and says so. */
-  private void countLost(Damage d, SeqRanges acks) {
-    if (d.lostRecords() <= 0) {
+  /**
+   * Counts the undelivered measurements lost to damage as dropped, says so, and acknowledges their
+   * numbers so that the next open does not count them again. Every loss leaves a gap in the numbers
+   * between segments (each record carries its number): damage in the middle splits a segment, a
+   * segment before the last cut short ends before the next one begins, and the active segment cut
+   * short is followed by one that starts after the last number written.
+   */
+  private void countGaps(List<Damage> damage, SeqRanges acks) throws IOException {
+    long prevEnd = Long.MIN_VALUE;
+    for (SegmentInfo s : log.segments()) {
+      if (prevEnd != Long.MIN_VALUE && s.firstNumber() > prevEnd + 1) {
+        countGap(prevEnd + 1, s.firstNumber() - 1, damage, acked, true);
+      }
+      prevEnd = Math.max(prevEnd, s.endNumber() - 1);
+    }
+    // A segment left with nothing readable is deleted by the repair: what it lost lies below the
+    // oldest segment, where no gap shows it, and no later open will see it again.
+    for (Damage d : damage) {
+      long to = Math.min(d.firstLost() + d.lostRecords() - 1, log.firstNumber() - 1);
+      if (d.lostRecords() > 0 && d.firstLost() <= to) {
+        countGap(d.firstLost(), to, damage, acks, false);
+      }
+    }
+  }
+
+  private void countGap(long from, long to, List<Damage> damage, SeqRanges acks, boolean remember)
+      throws IOException {
+    long delivered = acks.countIn(from, to);
+    long lost = to - from + 1 - delivered;
+    if (lost <= 0) {
       return;
     }
-    long from = d.firstLost();
-    long to = from + d.lostRecords() - 1;
-    long delivered = acks.countIn(from, to);
-    long lost = d.lostRecords() - delivered;
+    if (remember) {
+      ackLog.append(new long[] {from}, new long[] {to}, 1);
+      acked.add(from, to);
+    }
     dropped += lost;
     lostToDamage += lost;
+    Damage d =
+        damage.stream()
+            .filter(x -> x.firstLost() <= to && x.firstLost() + x.lostRecords() > from)
+            .findFirst()
+            .orElse(null);
     LOG.log(
         System.Logger.Level.WARNING,
-        "spool segment {0} is damaged: {1} undelivered measurements lost ({2}sequence numbers"
-            + " {3}..{4}, {5} of them delivered already), counted as dropped; {6} bytes skipped,"
-            + " the segment as found is kept in {7}",
-        d.file(),
+        "spool segment {0} is damaged: {1} undelivered measurements lost (sequence numbers"
+            + " {2}..{3}, {4} of them delivered already), counted as dropped; {5} bytes skipped,"
+            + " the segment as found is kept in {6}",
+        d == null ? "before sequence number " + (to + 1) : d.file(),
         lost,
-        d.exact() ? "" : "at least: ",
         from,
         to,
         delivered,
-        d.bytes(),
-        d.keptIn());
+        d == null ? 0 : d.bytes(),
+        d == null ? "(none)" : d.keptIn());
   }
 
   /** Appends one measurement durably; returns its sequence number. */
@@ -315,9 +345,11 @@ public final class Spool implements AutoCloseable {
   public synchronized long pending() {
     long total = 0;
     for (SegmentInfo s : log.segments()) {
-      total += s.count();
+      if (s.count() > 0) {
+        total += s.count() - acked.countIn(s.firstNumber(), s.lastNumber());
+      }
     }
-    return total - acked.count();
+    return total;
   }
 
   /**
