@@ -189,6 +189,24 @@ class ZooKeeperTlsTest {
   }
 
   @Test
+  void ensembleConfig_withTls_hasASecurePortOnly_andTlsBetweenMembers() {
+    String cfg =
+        ZooKeeperServer.config(
+            new ZooKeeperServer.Settings(
+                2281,
+                dir.resolve("member"),
+                2,
+                List.of("zk1:2888:3888", "zk2:2888:3888", "zk3:2888:3888"),
+                Optional.of(client)));
+    assertTrue(cfg.contains("\nsecureClientPort=2281\n"), cfg);
+    assertTrue(cfg.lines().noneMatch(l -> l.startsWith("clientPort=")), cfg);
+    assertTrue(cfg.contains("\nssl.clientAuth=need\n"), cfg);
+    assertTrue(cfg.contains("\nsslQuorum=true\n"), cfg);
+    assertTrue(
+        cfg.contains("\nssl.quorum.trustStore.location=" + client.ca().toAbsolutePath()), cfg);
+  }
+
+  @Test
   void keyStore_isTheKeyThenTheChain_readableByItsOwnerOnly() throws IOException {
     Path store = client.writeKeyStore(dir.resolve("ks").resolve("key-and-chain.pem"));
     String text = Files.readString(store);
