@@ -81,7 +81,8 @@ public final class NameserverServer implements AutoCloseable {
                   .build();
           if (!props.registry.isLocal()) {
             // Shared with the site's other nameservers: opened before the mirror, closed after.
-            Registry shared = daemon.own(ZooKeeperRegistry.open(props.registry));
+            Registry shared =
+                daemon.own(ZooKeeperRegistry.open(props.registry, props.registryTls()));
             shared.join("nameservers", self.getName(), Map.of("address", self.getAddress()));
             ns.mirrorTo(daemon.own(new RegistryMirror(shared)));
           }

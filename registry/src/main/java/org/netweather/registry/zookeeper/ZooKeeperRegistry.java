@@ -66,6 +66,9 @@ import org.slf4j.LoggerFactory;
  *       every presence is made again under the new session as soon as Curator reconnects.
  * </ul>
  *
+ * <p>A {@code zookeeper+tls://} location is reached over TLS with the daemon's own PEM files
+ * ({@link RegistryTls}), set on this client's configuration only.
+ *
  * <pre>{@code
  * try (ZooKeeperRegistry registry =
  *     ZooKeeperRegistry.open(RegistryLocation.parse("zookeeper://zk1:2181,zk2:2181/netweather"))) {
