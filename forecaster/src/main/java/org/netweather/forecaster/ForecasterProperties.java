@@ -1,7 +1,9 @@
 package org.netweather.forecaster;
 
+import java.util.Optional;
 import org.netweather.forecaster.battery.Battery;
 import org.netweather.registry.RegistryLocation;
+import org.netweather.registry.zookeeper.RegistryTls;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
@@ -182,5 +184,15 @@ public final class ForecasterProperties {
   /** The values with where each came from. */
   public ConfigValues values() {
     return values;
+  }
+
+  /**
+   * The TLS files for {@code zookeeper+tls://} registries: the daemon's own tlsCert, tlsKey and
+   * tlsCa (empty when none is set).
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public Optional<RegistryTls> registryTls() {
+    return RegistryTls.of(tlsCert, tlsKey, tlsCa);
   }
 }

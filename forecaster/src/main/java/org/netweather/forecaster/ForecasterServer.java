@@ -90,7 +90,8 @@ public final class ForecasterServer implements AutoCloseable {
           if (!props.registry.isLocal()) {
             // Sharded: the member id is the registration name, stable across restarts, so that
             // a forecaster restarted within its session takes its shards back and nothing moves.
-            Registry registry = daemon.own(ZooKeeperRegistry.open(props.registry));
+            Registry registry =
+                daemon.own(ZooKeeperRegistry.open(props.registry, props.registryTls()));
             ShardMembership m =
                 new ShardMembership(
                     registry,

@@ -2,7 +2,9 @@ package org.netweather.memoryhost;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import org.netweather.registry.RegistryLocation;
+import org.netweather.registry.zookeeper.RegistryTls;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
@@ -236,5 +238,15 @@ public final class MemoryHostProperties {
         maxNewSeriesPerCallerPerMinute,
         Duration.ofSeconds(consolidationIntervalSeconds),
         maxQueuedPerCaller);
+  }
+
+  /**
+   * The TLS files for {@code zookeeper+tls://} registries: the daemon's own tlsCert, tlsKey and
+   * tlsCa (empty when none is set).
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public Optional<RegistryTls> registryTls() {
+    return RegistryTls.of(tlsCert, tlsKey, tlsCa);
   }
 }

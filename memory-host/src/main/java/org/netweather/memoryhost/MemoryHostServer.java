@@ -137,7 +137,8 @@ public final class MemoryHostServer implements AutoCloseable {
           if (!props.registry.isLocal()) {
             // The shard placement's members: id = registration name, stable across restarts, so a
             // restart within the session timeout (or within placementReplaceAfter) moves nothing.
-            Registry shared = daemon.own(ZooKeeperRegistry.open(props.registry));
+            Registry shared =
+                daemon.own(ZooKeeperRegistry.open(props.registry, props.registryTls()));
             daemon.own(
                 shared.join(
                     MEMORY_GROUP,

@@ -1,8 +1,10 @@
 package org.netweather.nameserver;
 
 import java.time.Duration;
+import java.util.Optional;
 import org.netweather.nameserver.placement.ReplaceAfter;
 import org.netweather.registry.RegistryLocation;
+import org.netweather.registry.zookeeper.RegistryTls;
 import org.netweather.runtime.config.ConfigSchema;
 import org.netweather.runtime.config.ConfigValues;
 import org.netweather.runtime.config.DaemonSettings;
@@ -163,6 +165,15 @@ public final class NameserverProperties {
    */
   public TlsFiles tls() {
     return TlsFiles.of(tlsCert, tlsKey, tlsCa, TlsFiles.REFRESH, tlsAnonymousReads);
+  }
+
+  /**
+   * The same TLS files for the link to ZooKeeper (used with {@code registry: zookeeper+tls://}).
+   *
+   * @throws IllegalArgumentException naming a key that is missing or whose file cannot be read
+   */
+  public Optional<RegistryTls> registryTls() {
+    return RegistryTls.of(tlsCert, tlsKey, tlsCa);
   }
 
   /** Every setting at its default. */

@@ -83,7 +83,7 @@ public final class NameserverServer implements AutoCloseable {
           Registry shared = null;
           if (!props.registry.isLocal()) {
             // Shared with the site's other nameservers: opened before the sync, closed after.
-            shared = daemon.own(ZooKeeperRegistry.open(props.registry));
+            shared = daemon.own(ZooKeeperRegistry.open(props.registry, props.registryTls()));
             // Under ZooKeeper, AssignSeries answers the shard placement shared by every
             // nameserver instead of this one's series directory: set before the first call.
             service.placements(

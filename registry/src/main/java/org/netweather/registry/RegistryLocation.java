@@ -10,16 +10,20 @@ import java.util.regex.Pattern;
  * process and its data directory, the default) or {@code
  * zookeeper://zk1:2181,zk2:2181,zk3:2181/netweather} (an ensemble, and the znode under which this
  * site's state lives, so that one ensemble can hold several sites). A server without a port is on
- * 2181; no path means {@code /netweather}.
+ * 2181; no path means {@code /netweather}. {@code zookeeper+tls://...} is the same ensemble reached
+ * over TLS on its secure client port, with the daemon's own certificate, key and CA ({@link
+ * org.netweather.registry.zookeeper.RegistryTls}).
  *
  * @param servers {@code host:port} of each ZooKeeper server; empty for {@code local}
  * @param chroot the site's root znode without the leading {@code /}; empty for {@code local}
+ * @param tls whether the servers are reached over TLS ({@code zookeeper+tls://})
  */
-public record RegistryLocation(List<String> servers, String chroot) {
+public record RegistryLocation(List<String> servers, String chroot, boolean tls) {
   public static final String LOCAL = "local";
   public static final RegistryLocation LOCAL_REGISTRY = new RegistryLocation(List.of(), "");
 
   private static final String SCHEME = "zookeeper://";
+  private static final String TLS_SCHEME = "zookeeper+tls://";
   private static final String DEFAULT_CHROOT = "netweather";
   private static final Pattern SERVER =
       Pattern.compile("([A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)(?::([0-9]{1,5}))?");
@@ -27,6 +31,11 @@ public record RegistryLocation(List<String> servers, String chroot) {
 
   public RegistryLocation {
     servers = List.copyOf(servers);
+  }
+
+  /** A plaintext location. */
+  public RegistryLocation(List<String> servers, String chroot) {
+    this(servers, chroot, false);
   }
 
   public boolean isLocal() {
@@ -52,7 +61,8 @@ public record RegistryLocation(List<String> servers, String chroot) {
     if (t.equals(LOCAL)) {
       return LOCAL_REGISTRY;
     }
-    String rest = t.substring(SCHEME.length());
+    boolean tls = t.startsWith(TLS_SCHEME);
+    String rest = t.substring(tls ? TLS_SCHEME.length() : SCHEME.length());
     int slash = rest.indexOf('/');
     String hosts = slash < 0 ? rest : rest.substring(0, slash);
     String path = slash < 0 ? "" : rest.substring(slash + 1);
@@ -64,7 +74,7 @@ public record RegistryLocation(List<String> servers, String chroot) {
       }
       servers.add(m.group(1) + ":" + (m.group(2) == null ? "2181" : m.group(2)));
     }
-    return new RegistryLocation(servers, path.isEmpty() ? DEFAULT_CHROOT : path);
+    return new RegistryLocation(servers, path.isEmpty() ? DEFAULT_CHROOT : path, tls);
   }
 
   /** What is wrong with {@code text} as a registry setting, or null if nothing. */
@@ -76,11 +86,12 @@ public record RegistryLocation(List<String> servers, String chroot) {
     if (t.equals(LOCAL)) {
       return null;
     }
-    if (!t.startsWith(SCHEME)) {
-      return "must be 'local' or start with 'zookeeper://' (as in"
+    boolean tls = t.startsWith(TLS_SCHEME);
+    if (!tls && !t.startsWith(SCHEME)) {
+      return "must be 'local' or start with 'zookeeper://' or 'zookeeper+tls://' (as in"
           + " zookeeper://zk1:2181,zk2:2181,zk3:2181/netweather)";
     }
-    String rest = t.substring(SCHEME.length());
+    String rest = t.substring(tls ? TLS_SCHEME.length() : SCHEME.length());
     int slash = rest.indexOf('/');
     String hosts = slash < 0 ? rest : rest.substring(0, slash);
     String path = slash < 0 ? "" : rest.substring(slash + 1);
@@ -109,6 +120,6 @@ public record RegistryLocation(List<String> servers, String chroot) {
 
   @Override
   public String toString() {
-    return isLocal() ? LOCAL : SCHEME + connectString() + "/" + chroot;
+    return isLocal() ? LOCAL : (tls ? TLS_SCHEME : SCHEME) + connectString() + "/" + chroot;
   }
 }

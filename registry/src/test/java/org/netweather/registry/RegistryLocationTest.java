@@ -1,6 +1,7 @@
 package org.netweather.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,16 @@ class RegistryLocationTest {
     assertEquals("zk1:2181,zk2:2182,10.0.0.3:2181", l.connectString());
     assertEquals("netweather/site-1", l.chroot());
     assertEquals("netweather", RegistryLocation.parse("zookeeper://zk1").chroot());
+  }
+
+  @Test
+  void parse_tlsScheme_marksTheLocationTls() {
+    RegistryLocation l = RegistryLocation.parse("zookeeper+tls://zk1:2281,zk2:2281/netweather");
+    assertTrue(l.tls());
+    assertEquals(List.of("zk1:2281", "zk2:2281"), l.servers());
+    assertEquals("zookeeper+tls://zk1:2281,zk2:2281/netweather", l.toString());
+    assertFalse(RegistryLocation.parse("zookeeper://zk1").tls());
+    assertProblem("zookeeper+tls:///nw", "names no ZooKeeper server");
   }
 
   @Test

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.netweather.cli.ErrorHandler;
+import org.netweather.registry.zookeeper.RegistryTls;
 import org.netweather.registry.zookeeper.ZooKeeperServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code nws zookeeper}: one ZooKeeper server from the jars NetWeather ships, in the foreground,
  * for the {@code registry: zookeeper://...} setting. Alone by default; with {@code --id} and {@code
- * --servers}, one member of an ensemble.
+ * --servers}, one member of an ensemble. With {@code --tls-cert}, {@code --tls-key} and {@code
+ * --tls-ca} (the site's PEM files), its client port takes TLS with client certificates only.
  */
 @Command(
     name = "zookeeper",
@@ -52,6 +54,24 @@ public final class ZooKeeperCommand implements Callable<Integer> {
               + " zk1:2888:3888,zk2:2888:3888,zk3:2888:3888.")
   List<String> servers = List.of();
 
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "FILE",
+      description =
+          "Certificate chain (PEM), the site's own: with --tls-key and --tls-ca, --port is a"
+              + " secure client port only (clients need a certificate from --tls-ca), and the"
+              + " members of an ensemble talk TLS to each other.")
+  String tlsCert = "";
+
+  @Option(names = "--tls-key", paramLabel = "FILE", description = "Private key (PKCS#8 PEM).")
+  String tlsKey = "";
+
+  @Option(
+      names = "--tls-ca",
+      paramLabel = "FILE",
+      description = "CA certificates (PEM) that clients' and members' certificates chain to.")
+  String tlsCa = "";
+
   @Spec CommandSpec spec;
 
   /** The server running, for {@link #close()} (and for tests to stop it). */
@@ -61,7 +81,9 @@ public final class ZooKeeperCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ZooKeeperServer.Settings settings;
     try {
-      settings = new ZooKeeperServer.Settings(port, dataDir, id, servers);
+      settings =
+          new ZooKeeperServer.Settings(
+              port, dataDir, id, servers, RegistryTls.of(tlsCert, tlsKey, tlsCa));
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("nws zookeeper: " + e.getMessage());
       return ErrorHandler.USAGE;
@@ -73,7 +95,8 @@ public final class ZooKeeperCommand implements Callable<Integer> {
     spec.commandLine()
         .getErr()
         .println(
-            "zookeeper on port "
+            "zookeeper on "
+                + (settings.tls().isPresent() ? "secure port " : "port ")
                 + port
                 + (settings.alone() ? " (alone)" : " (member " + id + " of " + servers.size() + ")")
                 + ", data in "

@@ -80,4 +80,32 @@ class ZooKeeperCommandTest {
         cmd.execute("--id", "4", "--servers", "a:2888:3888,b:2888:3888,c:2888:3888"));
     assertTrue(err2.toString().contains("must be 1 to 3"), err2.toString());
   }
+
+  @Test
+  void zookeeper_tlsWithAMissingFile_isAUsageErrorNamingIt() throws Exception {
+    Path cert = Files.writeString(dir.resolve("zk.crt"), "-----BEGIN CERTIFICATE-----\n");
+    Path ca = Files.writeString(dir.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\n");
+    Path key = dir.resolve("zk.key");
+    CommandLine cmd = new CommandLine(new ZooKeeperCommand());
+    StringWriter err = new StringWriter();
+    cmd.setErr(new PrintWriter(err, true));
+    assertEquals(
+        ErrorHandler.USAGE,
+        cmd.execute(
+            "--data-dir",
+            dir.resolve("zk").toString(),
+            "--tls-cert",
+            cert.toString(),
+            "--tls-key",
+            key.toString(),
+            "--tls-ca",
+            ca.toString()));
+    assertTrue(err.toString().contains("tlsKey " + key + ": no such file"), err.toString());
+    assertTrue(Files.notExists(dir.resolve("zk/zoo.cfg")), "nothing is started");
+
+    StringWriter err2 = new StringWriter();
+    cmd.setErr(new PrintWriter(err2, true));
+    assertEquals(ErrorHandler.USAGE, cmd.execute("--tls-cert", cert.toString()));
+    assertTrue(err2.toString().contains("missing tlsKey, tlsCa"), err2.toString());
+  }
 }

@@ -1,5 +1,10 @@
 package org.netweather.registry.zookeeper;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,6 +66,9 @@ import org.slf4j.LoggerFactory;
  *       every presence is made again under the new session as soon as Curator reconnects.
  * </ul>
  *
+ * <p>A {@code zookeeper+tls://} location is reached over TLS with the daemon's own PEM files
+ * ({@link RegistryTls}), set on this client's configuration only.
+ *
  * <pre>{@code
  * try (ZooKeeperRegistry registry =
  *     ZooKeeperRegistry.open(RegistryLocation.parse("zookeeper://zk1:2181,zk2:2181/netweather"))) {
@@ -76,8 +84,16 @@ public final class ZooKeeperRegistry implements Registry {
 
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rwx------");
+
   private final CuratorFramework client;
   private final String where;
+  private final Duration connectTimeout;
+
+  /** Holds the TLS key store while this registry lives; null in plaintext. */
+  private final Path keyStoreDir;
+
   private final CuratorCache cache;
   private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
   private final List<ZooKeeperPresence> presences = new CopyOnWriteArrayList<>();
@@ -87,9 +103,12 @@ public final class ZooKeeperRegistry implements Registry {
   private final java.util.concurrent.atomic.AtomicLong linkBreaks =
       new java.util.concurrent.atomic.AtomicLong();
 
-  private ZooKeeperRegistry(CuratorFramework client, String where) {
+  private ZooKeeperRegistry(
+      CuratorFramework client, String where, Duration connectTimeout, Path keyStoreDir) {
     this.client = client;
     this.where = where;
+    this.connectTimeout = connectTimeout;
+    this.keyStoreDir = keyStoreDir;
     this.cache = CuratorCache.build(client, Znodes.ROOT);
   }
 
@@ -104,24 +123,67 @@ public final class ZooKeeperRegistry implements Registry {
    * @throws RegistryException if no server of the ensemble answers within 15 s
    */
   public static ZooKeeperRegistry open(RegistryLocation location, Duration sessionTimeout) {
+    return open(location, Optional.empty(), sessionTimeout, CONNECT_TIMEOUT);
+  }
+
+  /**
+   * Connects to the ensemble {@code location} names with the daemon's TLS files, used when the
+   * location is {@code zookeeper+tls://}; a plaintext location ignores them.
+   *
+   * @throws IllegalArgumentException if the location is {@code zookeeper+tls://} and {@code tls} is
+   *     empty
+   * @throws RegistryException if no server of the ensemble completes a connection within 15 s
+   */
+  public static ZooKeeperRegistry open(RegistryLocation location, Optional<RegistryTls> tls) {
+    return open(location, tls, SESSION_TIMEOUT, CONNECT_TIMEOUT);
+  }
+
+  static ZooKeeperRegistry open(
+      RegistryLocation location,
+      Optional<RegistryTls> tls,
+      Duration sessionTimeout,
+      Duration connectTimeout) {
     if (location.isLocal()) {
       throw new IllegalArgumentException("the local registry is not on ZooKeeper");
     }
-    CuratorFramework client =
+    if (location.tls() && tls.isEmpty()) {
+      throw new IllegalArgumentException(
+          "registry '"
+              + location
+              + "': TLS to ZooKeeper needs tlsCert, tlsKey and tlsCa (the daemon's own TLS"
+              + " files)");
+    }
+    CuratorFrameworkFactory.Builder builder =
         CuratorFrameworkFactory.builder()
             .connectString(location.connectString())
             .namespace(location.chroot())
             .sessionTimeoutMs((int) sessionTimeout.toMillis())
-            .connectionTimeoutMs((int) CONNECT_TIMEOUT.toMillis())
+            .connectionTimeoutMs((int) connectTimeout.toMillis())
             .retryPolicy(new ExponentialBackoffRetry(100, 20, 1000))
-            .connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy())
-            .build();
-    ZooKeeperRegistry registry = new ZooKeeperRegistry(client, location.toString());
+            .connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy());
+    Path keyStoreDir = null;
+    if (location.tls()) {
+      try {
+        keyStoreDir =
+            Files.createTempDirectory(
+                "nws-registry-tls", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        Path keyStore = tls.get().writeKeyStore(keyStoreDir.resolve("key-and-chain.pem"));
+        builder.zkClientConfig(tls.get().clientConfig(keyStore));
+      } catch (IOException e) {
+        deleteQuietly(keyStoreDir);
+        throw new RegistryException(
+            "registry '" + location + "': cannot prepare the TLS key store: " + e, e);
+      }
+    }
+    CuratorFramework client = builder.build();
+    ZooKeeperRegistry registry =
+        new ZooKeeperRegistry(client, location.toString(), connectTimeout, keyStoreDir);
     try {
       registry.start();
       return registry;
     } catch (RuntimeException e) {
       client.close();
+      deleteQuietly(keyStoreDir);
       throw e;
     }
   }
@@ -130,9 +192,20 @@ public final class ZooKeeperRegistry implements Registry {
     client.getConnectionStateListenable().addListener((c, s) -> onConnectionState(s));
     client.start();
     try {
-      if (!client.blockUntilConnected((int) CONNECT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      if (!client.blockUntilConnected((int) connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new RegistryException(
-            "cannot reach ZooKeeper at " + where + " within " + CONNECT_TIMEOUT.toSeconds() + " s");
+            "cannot reach ZooKeeper at "
+                + where
+                + " within "
+                + (connectTimeout.toMillis() % 1000 == 0
+                    ? String.valueOf(connectTimeout.toSeconds())
+                    : String.valueOf(connectTimeout.toMillis() / 1000.0))
+                + " s"
+                + (keyStoreDir != null
+                    ? ": over TLS, check that each server's certificate chains to tlsCa and names"
+                        + " the host it is reached by, and that the port is its secureClientPort"
+                    : ": if the ensemble takes only TLS, use zookeeper+tls:// and the"
+                        + " secureClientPort"));
       }
       for (String p :
           List.of(Znodes.DAEMONS, Znodes.HOSTS, Znodes.CLIQUES, Znodes.VALUES, Znodes.MEMBERS)) {
@@ -160,7 +233,7 @@ public final class ZooKeeperRegistry implements Registry {
                 .build());
     cache.start();
     try {
-      if (!loaded.await(CONNECT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      if (!loaded.await(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
         log.warn("the registry at {} is not loaded yet: reads go to ZooKeeper meanwhile", where);
       }
     } catch (InterruptedException e) {
@@ -332,6 +405,21 @@ public final class ZooKeeperRegistry implements Registry {
     }
     cache.close();
     client.close();
+    deleteQuietly(keyStoreDir);
+  }
+
+  private static void deleteQuietly(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (var files = Files.list(dir)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.deleteIfExists(f);
+      }
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      log.warn("cannot delete the registry's TLS key store in {}: {}", dir, e.toString());
+    }
   }
 
   private void onConnectionState(ConnectionState s) {

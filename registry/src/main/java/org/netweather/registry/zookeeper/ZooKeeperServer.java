@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.server.ServerConfig;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
@@ -34,10 +36,20 @@ public final class ZooKeeperServer implements AutoCloseable {
    * @param id this server's id in the ensemble, 1-based; 0 when it runs alone
    * @param servers every member of the ensemble as {@code host:quorumPort:electionPort}, member
    *     {@code i} having id {@code i + 1}; empty when it runs alone
+   * @param tls when present, {@code port} is a secure client port (TLS with client certificates,
+   *     the only client port), and the members of an ensemble talk TLS to each other, all with
+   *     these files
    */
-  public record Settings(int port, Path dataDir, int id, List<String> servers) {
+  public record Settings(
+      int port, Path dataDir, int id, List<String> servers, Optional<RegistryTls> tls) {
+    /** A plaintext server. */
+    public Settings(int port, Path dataDir, int id, List<String> servers) {
+      this(port, dataDir, id, servers, Optional.empty());
+    }
+
     public Settings {
       servers = List.copyOf(servers);
+      Objects.requireNonNull(tls, "tls");
       if (port < 1 || port > 65_535) {
         throw new IllegalArgumentException("--port " + port + " must be 1 to 65535");
       }
@@ -85,7 +97,29 @@ public final class ZooKeeperServer implements AutoCloseable {
     lines.add("initLimit=10");
     lines.add("syncLimit=5");
     lines.add("dataDir=" + settings.dataDir().toAbsolutePath());
-    lines.add("clientPort=" + settings.port());
+    if (settings.tls().isPresent()) {
+      // TLS only: no plaintext port for a client to fall back to.
+      RegistryTls tls = settings.tls().get();
+      Path keyStore = keyStore(settings);
+      lines.add("secureClientPort=" + settings.port());
+      lines.add("serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory");
+      lines.add("ssl.keyStore.location=" + keyStore);
+      lines.add("ssl.keyStore.type=PEM");
+      lines.add("ssl.trustStore.location=" + tls.ca().toAbsolutePath());
+      lines.add("ssl.trustStore.type=PEM");
+      lines.add("ssl.clientAuth=need");
+      if (!settings.alone()) {
+        // Members check each other against the CA, as the site's daemons do, not by host name.
+        lines.add("sslQuorum=true");
+        lines.add("ssl.quorum.keyStore.location=" + keyStore);
+        lines.add("ssl.quorum.keyStore.type=PEM");
+        lines.add("ssl.quorum.trustStore.location=" + tls.ca().toAbsolutePath());
+        lines.add("ssl.quorum.trustStore.type=PEM");
+        lines.add("ssl.quorum.hostnameVerification=false");
+      }
+    } else {
+      lines.add("clientPort=" + settings.port());
+    }
     // No Jetty admin server on 8080; srvr, ruok and mntr answer on the client port.
     lines.add("admin.enableServer=false");
     lines.add("4lw.commands.whitelist=srvr,ruok,mntr");
@@ -97,10 +131,21 @@ public final class ZooKeeperServer implements AutoCloseable {
     return String.join("\n", lines) + "\n";
   }
 
-  /** Writes the configuration into the data directory and serves until {@link #close}. */
+  /** Where the joined key and chain go: ZooKeeper's PEM key store is one file. */
+  private static Path keyStore(Settings settings) {
+    return settings.dataDir().toAbsolutePath().resolve("tls").resolve("key-and-chain.pem");
+  }
+
+  /**
+   * Writes the configuration (and, with TLS, the key store) into the data directory and serves
+   * until {@link #close}.
+   */
   public void run() throws Exception {
     Path dir = settings.dataDir();
     Files.createDirectories(dir);
+    if (settings.tls().isPresent()) {
+      settings.tls().get().writeKeyStore(keyStore(settings));
+    }
     Path cfg = dir.resolve("zoo.cfg");
     Files.writeString(cfg, config(settings), StandardCharsets.UTF_8);
     if (settings.alone()) {
