@@ -25,6 +25,7 @@ import org.netweather.client.DaemonHealth;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.client.TransportFailures;
 import org.netweather.runtime.Daemon;
+import org.netweather.runtime.NamedThreadFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -185,13 +186,7 @@ public class StatusCommand implements Callable<Integer> {
     DaemonMetrics reader = new DaemonMetrics(HEALTH_TIMEOUT);
     Map<Integer, Future<Map<String, Object>>> pending = new LinkedHashMap<>();
     ExecutorService pool =
-        Executors.newFixedThreadPool(
-            METRICS_READERS,
-            r -> {
-              Thread t = new Thread(r, "status-metrics");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newFixedThreadPool(METRICS_READERS, new NamedThreadFactory("status-metrics"));
     try {
       for (int i = 0; i < live.size(); i++) {
         Registration r = live.get(i);
@@ -213,7 +208,7 @@ public class StatusCommand implements Callable<Integer> {
                 "metrics unreachable at "
                     + live.get(i).getAttributesOrDefault(Daemon.METRICS, "")
                     + ": "
-                    + e.getCause());
+                    + why(e.getCause()));
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             row.put("metrics_error", "metrics not read: interrupted");
@@ -224,6 +219,14 @@ public class StatusCommand implements Callable<Integer> {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * The failure's own words, or its kind when it has none (a refused connection often has none).
+   */
+  private static String why(Throwable t) {
+    String m = t.getMessage();
+    return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
   }
 
   /**

@@ -248,7 +248,7 @@ class StatusCommandTest {
             unreachable
                 .get("metrics_error")
                 .asText()
-                .startsWith("metrics unreachable at localhost:"),
+                .matches("metrics unreachable at localhost:\\d+: .+"),
             unreachable.toString());
         assertEquals(StatusCommand.ALL_SERVING, status(target), err.toString());
         assertTrue(
