@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.netweather.api.v1.Registration;
 import org.netweather.client.FailoverChannel;
+import org.netweather.runtime.metrics.MetricsEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,12 @@ import org.slf4j.LoggerFactory;
  * failure to close one thing is logged and the rest are still closed.
  */
 public final class Daemon implements AutoCloseable {
+  /** Registration attribute: {@code host:port} of the daemon's metrics endpoint. */
+  public static final String METRICS = "metrics";
+
+  /** Registration attribute: the {@code daemon} label of the daemon's samples there. */
+  public static final String METRICS_DAEMON = "metrics_daemon";
+
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
   static final Duration GRACE = Duration.ofSeconds(5);
 
@@ -157,14 +164,23 @@ public final class Daemon implements AutoCloseable {
 
   /**
    * What every daemon registers: name {@code kind@host}, the kind, address {@code advertise:port}
-   * and attribute {@code host}; callers add their own.
+   * and attribute {@code host}; callers add their own. When this process serves its metrics, also
+   * {@code metrics} ({@code advertise:port} of the endpoint) and {@code metrics_daemon} (the value
+   * of the {@code daemon} label its samples carry), so {@code nws status} can read its damage
+   * counts and clock offset.
    */
   public Registration.Builder registration(String kind, String host, String advertise) {
-    return Registration.newBuilder()
-        .setName(kind + "@" + host)
-        .setKind(kind)
-        .setAddress(advertise + ":" + port())
-        .putAttributes("host", host);
+    Registration.Builder b =
+        Registration.newBuilder()
+            .setName(kind + "@" + host)
+            .setKind(kind)
+            .setAddress(advertise + ":" + port())
+            .putAttributes("host", host);
+    int metrics = MetricsEndpoint.defaultPort();
+    if (metrics >= 0) {
+      b.putAttributes(METRICS, advertise + ":" + metrics).putAttributes(METRICS_DAEMON, name);
+    }
+    return b;
   }
 
   /**

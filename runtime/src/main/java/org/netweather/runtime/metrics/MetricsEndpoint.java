@@ -21,10 +21,23 @@ import java.net.BindException;
 public final class MetricsEndpoint implements AutoCloseable {
   private static boolean jvmRegistered;
 
-  private final HTTPServer server;
+  /** The port of the endpoint serving the default registry, or -1; daemons advertise it. */
+  private static volatile int defaultPort = -1;
 
-  private MetricsEndpoint(HTTPServer server) {
+  private final HTTPServer server;
+  private final boolean servesDefault;
+
+  private MetricsEndpoint(HTTPServer server, boolean servesDefault) {
     this.server = server;
+    this.servesDefault = servesDefault;
+  }
+
+  /**
+   * The port of this process's endpoint for the default registry (where every daemon's metrics
+   * are), or -1 when none is open: a daemon registers it so that {@code nws status} can read them.
+   */
+  public static int defaultPort() {
+    return defaultPort;
   }
 
   /**
@@ -39,7 +52,9 @@ public final class MetricsEndpoint implements AutoCloseable {
         jvmRegistered = true;
       }
     }
-    return start(host, port, PrometheusRegistry.defaultRegistry);
+    MetricsEndpoint e = start(host, port, PrometheusRegistry.defaultRegistry);
+    defaultPort = e.port();
+    return e;
   }
 
   /** Serves {@code registry} on {@code port} (0: any free port) of every interface. */
@@ -55,7 +70,7 @@ public final class MetricsEndpoint implements AutoCloseable {
       b.hostname(host);
     }
     try {
-      return new MetricsEndpoint(b.buildAndStart());
+      return new MetricsEndpoint(b.buildAndStart(), registry == PrometheusRegistry.defaultRegistry);
     } catch (BindException e) {
       // The JDK's message is a bare "Address already in use": say which port.
       throw new IOException(
@@ -77,6 +92,13 @@ public final class MetricsEndpoint implements AutoCloseable {
 
   @Override
   public void close() {
+    if (servesDefault) {
+      synchronized (MetricsEndpoint.class) {
+        if (defaultPort == server.getPort()) {
+          defaultPort = -1;
+        }
+      }
+    }
     server.close();
   }
 }

@@ -54,4 +54,15 @@ class MetricsEndpointTest {
   void badPort_isRejected() {
     assertThrows(IllegalArgumentException.class, () -> MetricsEndpoint.start("", 70000));
   }
+
+  @Test
+  void defaultPort_isTheDefaultRegistrysEndpointWhileItIsOpen() throws Exception {
+    try (MetricsEndpoint own = MetricsEndpoint.start(0, new PrometheusRegistry())) {
+      assertEquals(-1, MetricsEndpoint.defaultPort(), "another registry's endpoint is not it");
+      try (MetricsEndpoint endpoint = MetricsEndpoint.start("127.0.0.1", 0)) {
+        assertEquals(endpoint.port(), MetricsEndpoint.defaultPort());
+      }
+      assertEquals(-1, MetricsEndpoint.defaultPort(), "a closed endpoint is advertised no more");
+    }
+  }
 }
