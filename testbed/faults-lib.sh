@@ -24,6 +24,11 @@ declare -A FS_PID=()
 declare -A FS_EXTRA=()
 declare -A FS_STARTS=()
 declare -A FS_LOG=()
+declare -A FS_DIR=()   # a daemon's data directory, when not $TB_TMP/NAME
+declare -A FS_WRAP=()  # a command a daemon is started under (env ..., faketime ...)
+declare -A FS_BASE=()   # see fs_sensor_book
+declare -A FS_SLACK=()
+declare -A FS_PERIOD=()  # a sensor's cpu and memory period in seconds, when not 2
 
 # fs_prepare: the nws copy ($TB_NWS) and the load's classes ($TB_TMP/site-classes).
 fs_prepare() {
@@ -37,7 +42,7 @@ fs_prepare() {
 }
 
 # fs_data NAME: the daemon's data directory.
-fs_data() { echo "${FS_DATA_ROOT:-$TB_TMP}/$1"; }
+fs_data() { echo "${FS_DIR[$1]:-$TB_TMP/$1}"; }
 
 # fs_where NAME: the namespace (core or a host number) and address of a daemon.
 fs_where() {
@@ -85,10 +90,11 @@ fs_spawn() {
       tb_spawn core "$log" "$TB_NWS" proxy --port 8080 --host "$FS_CORE" --nameserver "$FS_NS" \
         --cluster "$FS_CLUSTER" --metrics-port 9080 ${FS_EXTRA[$name]:-} ;;
     sensor*)
-      tb_spawn "$where" "$log" "$TB_NWS" sensor --host "rs$where" --advertise "$addr" \
+      tb_spawn "$where" "$log" ${FS_WRAP[$name]:-} "$TB_NWS" sensor --host "rs$where" --advertise "$addr" \
         --nameserver "$FS_NS" --port 8060 --probe-port 8061 --metrics-port 9060 \
         --data-dir "$(fs_data "$name")" --cluster "$FS_CLUSTER" --delivery-interval-ms 1000 \
-        --cpu-period-seconds 2 --memory-period-seconds 2 ${FS_EXTRA[$name]:-} ;;
+        --cpu-period-seconds "${FS_PERIOD[$name]:-2}" --memory-period-seconds "${FS_PERIOD[$name]:-2}" \
+        ${FS_EXTRA[$name]:-} ;;
     *) tb_die "no daemon $name" ;;
   esac
   FS_PID[$name]=$TB_LAST_PID
@@ -190,6 +196,8 @@ fs_metrics() {
     nameserver) port=9090 ;; memory) port=9050 ;; forecaster) port=9070 ;; proxy) port=9080 ;;
     sensor*) port=9060 ;;
   esac
+  # A sensor's from inside its namespace on loopback: it answers even while its link is down.
+  if [ "$where" != core ]; then addr=127.0.0.1; fi
   tb_exec "$where" curl -sf --max-time 10 "http://$addr:$port/metrics"
 }
 
@@ -248,23 +256,32 @@ print(len(ts) - len(set(ts)) if ts else -1)')
 # are shown apart). The counts are read around the stored count: what a sensor delivered
 # (taken - dropped - pending) can only grow, so the stored count must
 # lie between the two readings, plus what was stored but not yet acknowledged at the second.
+#
+# A sensor restarted (stopped with TERM) carries on its predecessor's spool but not its counters:
+# FS_BASE[N] is what the predecessor had taken at its last count before the stop, and up to
+# FS_SLACK[N] more may have been taken between that count and the stop.
 fs_sensor_book() {
   local n="$1" try a b s ta fa da pa ra tb fb db pb rb lo hi
+  local base="${FS_BASE[$1]:-0}" slack="${FS_SLACK[$1]:-0}"
   for try in 1 2 3 4 5; do
     a=$(fs_sensor_counts "$n") || continue
     s=$(fs_stored "$n") || continue
     b=$(fs_sensor_counts "$n") || continue
     read -r ta fa da pa ra <<<"$a"
     read -r tb fb db pb rb <<<"$b"
-    lo=$((ta - da - pa))
-    hi=$((tb - db - pb))
+    lo=$((base + ta - da - pa))
+    hi=$((base + tb - db - pb + slack))
     if [ "$s" -ge "$lo" ] && [ "$s" -le "$hi" ]; then
-      echo "taken $tb = stored $s + pending $pb + dropped $db (+ $((hi - s)) in flight); failed $fb, refused $rb"
+      if [ "$base" -gt 0 ]; then
+        echo "taken $base before its restart + $tb since = stored $s + pending $pb + dropped $db (+ $((hi - slack - s)) in flight, up to $slack taken between the last count and the stop); failed $fb, refused $rb"
+      else
+        echo "taken $tb = stored $s + pending $pb + dropped $db (+ $((hi - s)) in flight); failed $fb, refused $rb"
+      fi
       return 0
     fi
     sleep 1
   done
-  echo "taken $ta..$tb, failed $fa..$fb, dropped $da..$db, pending $pa..$pb: delivered $lo..$hi but stored $s"
+  echo "taken $ta..$tb (+ $base before a restart), failed $fa..$fb, dropped $da..$db, pending $pa..$pb: delivered $lo..$hi but stored $s"
   return 1
 }
 
