@@ -62,10 +62,10 @@ class FaultSuiteIT {
    * stored exactly once at the end.
    */
   @Test
-  @Timeout(900)
+  @Timeout(1500)
   void everyFault_keepsItsPromise_andTheLoadIsStoredExactlyOnce() throws Exception {
     assumeTestbed();
-    Run r = run(List.of(HOME.resolve("testbed/faults").toString()), 840);
+    Run r = run(List.of(HOME.resolve("testbed/faults").toString()), 1440);
     System.out.println(r.output());
     for (String f : FAULTS) {
       assertTrue(

@@ -1,5 +1,6 @@
 package org.netweather.benchmarks.site;
 
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -38,6 +39,15 @@ public final class WatchFlood {
     int n = Integer.parseInt(args[1]);
     Path stop = Path.of(args[2]);
     ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    // Connected first: a watch waiting for a connection would look held.
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (channel.getState(true) != ConnectivityState.READY) {
+      if (System.nanoTime() > deadline) {
+        System.out.println("watch flood: could not connect to " + target);
+        System.exit(1);
+      }
+      Thread.sleep(100);
+    }
     MemoryHostGrpc.MemoryHostStub stub = MemoryHostGrpc.newStub(channel);
     AtomicInteger ended = new AtomicInteger();
     Map<Status.Code, Integer> codes = new ConcurrentHashMap<>();
