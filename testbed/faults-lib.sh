@@ -273,7 +273,9 @@ fs_sensor_book() {
     hi=$((base + tb - db - pb + slack))
     if [ "$s" -ge "$lo" ] && [ "$s" -le "$hi" ]; then
       if [ "$base" -gt 0 ]; then
-        echo "taken $base before its restart + $tb since = stored $s + pending $pb + dropped $db (+ $((hi - slack - s)) in flight, up to $slack taken between the last count and the stop); failed $fb, refused $rb"
+        local flight=$((hi - slack - s))
+        [ "$flight" -ge 0 ] || flight=0
+        echo "taken $base before its restart + $tb since = stored $s + pending $pb + dropped $db (+ $flight in flight, up to $slack taken between the last count and the stop); failed $fb, refused $rb"
       else
         echo "taken $tb = stored $s + pending $pb + dropped $db (+ $((hi - s)) in flight); failed $fb, refused $rb"
       fi
