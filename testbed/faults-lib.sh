@@ -78,16 +78,16 @@ fs_spawn() {
   # shellcheck disable=SC2086
   case "$name" in
     nameserver)
-      tb_spawn core "$log" "$TB_NWS" nameserver --port 8090 --host "$FS_CORE" \
+      tb_spawn core "$log" ${FS_WRAP[$name]:-} "$TB_NWS" nameserver --port 8090 --host "$FS_CORE" \
         --metrics-port 9090 --data-dir "$(fs_data nameserver)" ${FS_EXTRA[$name]:-} ;;
     memory)
-      tb_spawn core "$log" "$TB_NWS" memory --port 8050 --host "$FS_CORE" --nameserver "$FS_NS" \
+      tb_spawn core "$log" ${FS_WRAP[$name]:-} "$TB_NWS" memory --port 8050 --host "$FS_CORE" --nameserver "$FS_NS" \
         --metrics-port 9050 --data-dir "$(fs_data memory)" ${FS_EXTRA[$name]:-} ;;
     forecaster)
-      tb_spawn core "$log" "$TB_NWS" forecaster --port 8070 --host "$FS_CORE" \
+      tb_spawn core "$log" ${FS_WRAP[$name]:-} "$TB_NWS" forecaster --port 8070 --host "$FS_CORE" \
         --nameserver "$FS_NS" --metrics-port 9070 ${FS_EXTRA[$name]:-} ;;
     proxy)
-      tb_spawn core "$log" "$TB_NWS" proxy --port 8080 --host "$FS_CORE" --nameserver "$FS_NS" \
+      tb_spawn core "$log" ${FS_WRAP[$name]:-} "$TB_NWS" proxy --port 8080 --host "$FS_CORE" --nameserver "$FS_NS" \
         --cluster "$FS_CLUSTER" --metrics-port 9080 ${FS_EXTRA[$name]:-} ;;
     sensor*)
       tb_spawn "$where" "$log" ${FS_WRAP[$name]:-} "$TB_NWS" sensor --host "rs$where" --advertise "$addr" \
