@@ -21,20 +21,21 @@ import org.netweather.model.shard.ShardSet;
 import org.netweather.model.shard.Shards;
 
 /**
- * A forecaster that follows the shard contract (docs/routing.md) over a fixed set of known series:
- * it serves the series of the shards it is given, answers SHARD_NOT_OWNED with a hint for the
- * others, lists unserved exact names in {@code not_owned}, matches patterns only among the series
- * it serves, and ends its watch streams with SHARD_NOT_OWNED when told a shard moved. Its forecast
- * of every series is its own number, so a test sees who answered.
+ * A forecaster that follows the shard contract (docs/routing.md; the proxy's tests use it too) over
+ * a fixed set of known series: it serves the series of the shards it is given, answers
+ * SHARD_NOT_OWNED with a hint for the others, lists unserved exact names in {@code not_owned},
+ * matches patterns only among the series it serves, and ends its watch streams with SHARD_NOT_OWNED
+ * when told a shard moved. Its forecast of every series is its own number, so a test sees who
+ * answered.
  */
-final class ContractForecaster extends ForecasterGrpc.ForecasterImplBase {
-  final String name;
-  final int number;
-  volatile String address = "";
-  volatile ShardSet serves = ShardSet.none();
+public final class ContractForecaster extends ForecasterGrpc.ForecasterImplBase {
+  public final String name;
+  public final int number;
+  public volatile String address = "";
+  public volatile ShardSet serves = ShardSet.none();
 
   /** Calls received: rpc name then the series asked, for tests to see where calls went. */
-  final List<String> calls = new CopyOnWriteArrayList<>();
+  public final List<String> calls = new CopyOnWriteArrayList<>();
 
   private final List<String> known;
   private final IntFunction<Optional<ContractForecaster>> servingOwner;
@@ -46,7 +47,7 @@ final class ContractForecaster extends ForecasterGrpc.ForecasterImplBase {
    * @param known every series of the site
    * @param servingOwner the forecaster that really serves a shard, for hints
    */
-  ContractForecaster(
+  public ContractForecaster(
       String name,
       int number,
       List<String> known,
@@ -57,7 +58,7 @@ final class ContractForecaster extends ForecasterGrpc.ForecasterImplBase {
     this.servingOwner = servingOwner;
   }
 
-  Forecast forecast(String series) {
+  public Forecast forecast(String series) {
     return Forecast.newBuilder()
         .setSeries(series)
         .setValue(number)
@@ -136,12 +137,12 @@ final class ContractForecaster extends ForecasterGrpc.ForecasterImplBase {
   }
 
   /** Open watch streams. */
-  int watchers() {
+  public int watchers() {
     return watchers.size();
   }
 
   /** Ends every watch stream as a forecaster does when {@code shard} moves to or from it. */
-  void shardMoved(int shard) {
+  public void shardMoved(int shard) {
     for (ServerCallStreamObserver<ForecastUpdate> s : watchers.keySet()) {
       watchers.remove(s);
       synchronized (s) {

@@ -14,28 +14,28 @@ import org.netweather.model.shard.Shards;
  * The forecasters of a test site and which shards each serves: those whose rendezvous owner among
  * the serving forecasters it is, as sharded forecasters settle on.
  */
-final class ContractSite {
-  final List<String> series;
-  final Map<String, ContractForecaster> byName = new LinkedHashMap<>();
+public final class ContractSite {
+  public final List<String> series;
+  public final Map<String, ContractForecaster> byName = new LinkedHashMap<>();
   private volatile Set<String> serving = Set.of();
 
-  ContractSite(List<String> series) {
+  public ContractSite(List<String> series) {
     this.series = List.copyOf(series);
   }
 
-  ContractForecaster add(String name) {
+  public ContractForecaster add(String name) {
     ContractForecaster f =
         new ContractForecaster(name, byName.size() + 1, series, this::servingOwner);
     byName.put(name, f);
     return f;
   }
 
-  Optional<ContractForecaster> servingOwner(int shard) {
+  public Optional<ContractForecaster> servingOwner(int shard) {
     return Rendezvous.owner(shard, serving).map(byName::get);
   }
 
   /** Makes {@code names} the serving forecasters and gives each its shards. */
-  void serve(Set<String> names) {
+  public void serve(Set<String> names) {
     serving = Set.copyOf(names);
     Map<String, ShardSet> sets = new LinkedHashMap<>();
     for (String n : byName.keySet()) {
@@ -51,12 +51,12 @@ final class ContractSite {
   }
 
   /** The forecaster serving a series now. */
-  ContractForecaster ownerOf(String series) {
+  public ContractForecaster ownerOf(String series) {
     return servingOwner(Shards.of(series)).orElseThrow();
   }
 
   /** Series of hosts {@code h0 .. h(n-1)}: CPU of each and bandwidth of each ordered pair. */
-  static List<String> hosts(int n) {
+  public static List<String> hosts(int n) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       out.add("cpu.availability:h" + i);

@@ -25,6 +25,8 @@ import org.netweather.api.v1.ClusterSnapshot;
 import org.netweather.api.v1.HostSnapshot;
 import org.netweather.api.v1.PairSnapshot;
 import org.netweather.api.v1.Registration;
+import org.netweather.client.ContractForecaster;
+import org.netweather.client.ContractSite;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.client.ShardRouter;
 import org.netweather.model.shard.Shards;
@@ -43,7 +45,7 @@ class ShardedForecastFollowerTest {
   @RegisterExtension final GrpcCleanupExtension grpc = new GrpcCleanupExtension();
 
   private final SearchOnlyNameserver ns = new SearchOnlyNameserver();
-  private final ContractSite site = new ContractSite(ContractSite.hosts(HOSTS));
+  private final ContractSite site = new ContractSite(snapshotSeries(HOSTS));
   private final Map<String, Server> servers = new ConcurrentHashMap<>();
   private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
   private final List<String> hosts = new ArrayList<>();
@@ -179,5 +181,21 @@ class ShardedForecastFollowerTest {
       String s = "cpu.availability:" + h;
       assertEquals(site.ownerOf(s).number, follower.fetch(s).getValue(), s);
     }
+  }
+
+  /** What a complete snapshot of hosts {@code h0 .. h(n-1)} needs: CPU, memory, each pair's. */
+  private static List<String> snapshotSeries(int n) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add("cpu.availability:h" + i);
+      out.add("memory.free:h" + i);
+      for (int j = 0; j < n; j++) {
+        if (i != j) {
+          out.add("tcp.bandwidth:h" + i + "->h" + j);
+          out.add("tcp.latency:h" + i + "->h" + j);
+        }
+      }
+    }
+    return out;
   }
 }
