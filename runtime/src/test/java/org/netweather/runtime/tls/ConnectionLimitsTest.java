@@ -233,9 +233,12 @@ class ConnectionLimitsTest {
                     "reason",
                     "per_address")));
     // The greedy address cannot open one more, even a real gRPC connection...
-    StatusRuntimeException e =
-        assertThrows(StatusRuntimeException.class, () -> check(GREEDY, port));
+    ManagedChannel refused = channel(GREEDY, port);
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> check(refused));
     assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
+    // Gone before room is made below: reconnecting in the background, it would take the room.
+    refused.shutdownNow();
+    assertTrue(refused.awaitTermination(10, TimeUnit.SECONDS));
     // ...while another caller is served, and the greedy caller's first 20 are still open.
     assertEquals(ServingStatus.SERVING, check(OTHER, port));
     for (Socket s : held) {
