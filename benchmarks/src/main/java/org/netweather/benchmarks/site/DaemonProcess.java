@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One daemon run as {@code bin/nws ROLE --config FILE}, its own JVM (bin/nws execs java, so the
- * process is the JVM); its output is appended to {@code ROLE.log} beside the config. It can be
- * killed with SIGKILL and started again on the same port and data directory.
+ * process is the JVM); its output is appended to {@code NAME.log} beside its config {@code
+ * NAME.yaml}. It can be killed with SIGKILL and started again on the same port and data directory.
  */
 final class DaemonProcess {
   final String label;
@@ -32,7 +32,8 @@ final class DaemonProcess {
     this.environment = Map.of();
     this.port = port;
     this.dataDir = dataDir;
-    this.log = config.resolveSibling(role + ".log");
+    String file = config.getFileName().toString();
+    this.log = config.resolveSibling(file.replaceFirst("\\.yaml$", "") + ".log");
   }
 
   /**

@@ -79,7 +79,11 @@ public final class RegistrySimulation {
           config,
           "port: "
               + port
-              + "\nmetricsPort: -1\nhost: localhost\ndataDir: "
+              // Side by side, each needs a name of its own: nameserver@ns1, ... dialled at
+              // localhost.
+              + "\nmetricsPort: -1\nhost: ns"
+              + (i + 1)
+              + "\nadvertise: localhost\ndataDir: "
               + data
               + "\nregistry: "
               + zk.registryUrl()

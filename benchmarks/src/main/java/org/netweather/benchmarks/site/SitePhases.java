@@ -170,6 +170,17 @@ final class SitePhases {
     d.kill();
     long spawn = System.nanoTime();
     forecastDelay.mark(spawn);
+    if (daemons.forecasters.size() > 1) {
+      // The others take its shards over (once its registry session has ended): how long until
+      // every followed series is forecast again, before it is started again.
+      long every =
+          awaitInstant(
+              "every followed series forecast by the other forecasters",
+              forecastDelay::everyUpdatedAfterMark);
+      report.takeover(new SiteReport.Takeover(d.label, kill, every, forecastDelay.size()));
+      spawn = System.nanoTime();
+      forecastDelay.mark(spawn);
+    }
     d.start();
     long serving = SiteDaemons.awaitServing(d, Duration.ofMinutes(5));
     long first =
