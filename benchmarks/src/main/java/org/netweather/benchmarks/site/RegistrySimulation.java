@@ -36,6 +36,7 @@ public final class RegistrySimulation {
         --measure S          seconds of steady heartbeats measured (120)
         --in-flight N        registrations outstanding at once (64)
         --threads N          threads running the sensors (2)
+        --register-max S     start no registration after S seconds; go on with those (3600)
         --dir DIR            data and logs (a new temporary directory, kept)
       """;
 
@@ -51,6 +52,7 @@ public final class RegistrySimulation {
     int measure = intOf(o, "measure", 120);
     int inFlight = intOf(o, "in-flight", 64);
     int threads = intOf(o, "threads", 2);
+    int registerMax = intOf(o, "register-max", 3600);
     Path dir =
         o.containsKey("dir")
             ? Path.of(o.get("dir"))
@@ -125,7 +127,7 @@ public final class RegistrySimulation {
       Map<DaemonProcess, ProcSample> before = sample(zk, nameservers);
       long zxid = zk.zxid();
       t = System.nanoTime();
-      site.registerAll(inFlight);
+      site.registerAll(inFlight, TimeUnit.SECONDS.toNanos(registerMax));
       double took = secondsSince(t);
       Map<DaemonProcess, ProcSample> after = sample(zk, nameservers);
       long writes = zk.zxid() - zxid;

@@ -108,7 +108,6 @@ final class SiteDaemons {
                   + extra.apply("nameserver")));
     }
     nameserver = nameservers.get(0);
-    // The memory-host takes one nameserver address only (a list is refused as a host name).
     memory =
         daemon(
             home,
@@ -118,8 +117,7 @@ final class SiteDaemons {
             freePort(),
             true,
             "nameserver: "
-                + "localhost:"
-                + nsPorts.get(0)
+                + nsAddress
                 + "\n"
                 + "maxNewSeriesPerCallerPerMinute: 100000000\n"
                 // Every simulated sensor calls from this machine's address: one caller.
@@ -128,6 +126,8 @@ final class SiteDaemons {
                 + "consolidationIntervalSeconds: "
                 + consolidationSeconds
                 + "\n"
+                // It joins the memory-host group there, from which the nameservers place series.
+                + registry
                 + extra.apply("memory"));
     for (int i = 0; i < forecasterCount; i++) {
       String suffix = i == 0 ? "" : "-" + (i + 1);
