@@ -3,13 +3,15 @@ package org.netweather.benchmarks.site;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One daemon run as {@code bin/nws ROLE --config FILE}, its own JVM (bin/nws execs java, so the
- * process is the JVM); its output is appended to {@code ROLE.log} beside the config. It can be
- * killed with SIGKILL and started again on the same port and data directory.
+ * process is the JVM); its output is appended to {@code NAME.log} beside its config {@code
+ * NAME.yaml}. It can be killed with SIGKILL and started again on the same port and data directory.
  */
 final class DaemonProcess {
   final String label;
@@ -17,7 +19,8 @@ final class DaemonProcess {
   final Path dataDir;
   private final Path home;
   private final String role;
-  private final Path config;
+  private final List<String> args;
+  private final Map<String, String> environment;
   private final Path log;
   private Process process;
 
@@ -25,10 +28,35 @@ final class DaemonProcess {
     this.home = home;
     this.label = label;
     this.role = role;
-    this.config = config;
+    this.args = List.of("--config", config.toString());
+    this.environment = Map.of();
     this.port = port;
     this.dataDir = dataDir;
-    this.log = config.resolveSibling(role + ".log");
+    String file = config.getFileName().toString();
+    this.log = config.resolveSibling(file.replaceFirst("\\.yaml$", "") + ".log");
+  }
+
+  /**
+   * A daemon run as {@code bin/nws ROLE ARGS...} with {@code environment} added to its own (e.g.
+   * NWS_JAVA_OPTS for a small heap), its output appended to {@code log}.
+   */
+  DaemonProcess(
+      Path home,
+      String label,
+      String role,
+      List<String> args,
+      Map<String, String> environment,
+      int port,
+      Path dataDir,
+      Path log) {
+    this.home = home;
+    this.label = label;
+    this.role = role;
+    this.args = List.copyOf(args);
+    this.environment = Map.copyOf(environment);
+    this.port = port;
+    this.dataDir = dataDir;
+    this.log = log;
   }
 
   String address() {
@@ -40,13 +68,15 @@ final class DaemonProcess {
   }
 
   void start() throws IOException {
+    List<String> command = new ArrayList<>(List.of(home.resolve("bin/nws").toString(), role));
+    command.addAll(args);
     ProcessBuilder pb =
-        new ProcessBuilder(
-                List.of(home.resolve("bin/nws").toString(), role, "--config", config.toString()))
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     // The daemons run what is built; they must not each start a build of their own.
     pb.environment().remove("NWS_REBUILD");
+    pb.environment().putAll(environment);
     Process started = pb.start();
     process = started;
     // An interrupted benchmark (Ctrl-C, kill) must not leave daemons behind holding the machine.

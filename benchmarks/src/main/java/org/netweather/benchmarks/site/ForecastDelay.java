@@ -26,6 +26,7 @@ final class ForecastDelay {
   private static final class Followed {
     final ArrayDeque<Pending> pending = new ArrayDeque<>();
     long seenTs;
+    long seenAfterMark;
   }
 
   private final List<String> names;
@@ -110,6 +111,24 @@ final class ForecastDelay {
   synchronized void mark(long atNanos) {
     markNanos = atNanos;
     firstUpdateAfterMark = 0;
+    for (Followed f : followed.values()) {
+      f.seenAfterMark = 0;
+    }
+  }
+
+  /**
+   * When every followed series had been forecast again after the mark (the last of their first
+   * updates), System.nanoTime(); 0 while one has not.
+   */
+  synchronized long everyUpdatedAfterMark() {
+    long last = 0;
+    for (Followed f : followed.values()) {
+      if (f.seenAfterMark == 0) {
+        return 0;
+      }
+      last = Math.max(last, f.seenAfterMark);
+    }
+    return last;
   }
 
   synchronized long firstUpdateAfterMark() {
@@ -136,6 +155,9 @@ final class ForecastDelay {
     Followed f = byName.get(series);
     if (f == null) {
       return;
+    }
+    if (f.seenAfterMark == 0 && now > markNanos) {
+      f.seenAfterMark = now;
     }
     f.seenTs = Math.max(f.seenTs, lastTs);
     while (!f.pending.isEmpty() && f.pending.peek().ts <= f.seenTs) {

@@ -24,6 +24,7 @@ import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SearchRequest;
 import org.netweather.api.v1.WatchCliquesRequest;
 import org.netweather.api.v1.WatchCliquesResponse;
+import org.netweather.client.FailoverChannel;
 import org.netweather.client.NetWeatherClient;
 import org.netweather.runtime.NamedThreadFactory;
 import org.netweather.runtime.Registrar;
@@ -76,11 +77,15 @@ final class SimulatedSite implements AutoCloseable {
     this.scheduler =
         Executors.newScheduledThreadPool(options.threads(), new NamedThreadFactory("site"));
     for (int g = 0; g < options.connections(); g++) {
+      // Every nameserver of the list, tried in order, as a sensor given several does.
       ManagedChannel ns =
-          NettyChannelBuilder.forTarget(nameserver)
-              .usePlaintext()
-              .intercept(nameserverCalls)
-              .build();
+          FailoverChannel.open(
+              nameserver,
+              a ->
+                  NettyChannelBuilder.forTarget(a)
+                      .usePlaintext()
+                      .intercept(nameserverCalls)
+                      .build());
       channels.add(ns);
       // As the sensor builds it: one try per call, the spool retries until acknowledged.
       clients.add(

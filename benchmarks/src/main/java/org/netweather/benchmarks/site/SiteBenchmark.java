@@ -117,7 +117,7 @@ public final class SiteBenchmark {
         options.dir(),
         options.spoolDir());
     SiteDaemons daemons = new SiteDaemons(home, options.dir(), options);
-    NetWeatherClient admin = adminClient(daemons.nameserver.address());
+    NetWeatherClient admin = adminClient(daemons.nameserverList());
     SimulatedSite site = null;
     ForecastDelay forecastDelay = null;
     MeasurementGenerator generator = null;
@@ -141,7 +141,7 @@ public final class SiteBenchmark {
       forecastDelay = new ForecastDelay(plan, followSample, System::nanoTime);
       AckLedger ledger = new AckLedger(plan, clock, System::nanoTime, verifySample, forecastDelay);
       CallCounter calls = new CallCounter();
-      site = new SimulatedSite(options, plan, daemons.nameserver.address(), ledger, calls);
+      site = new SimulatedSite(options, plan, daemons.nameserverList(), ledger, calls);
       SiteReport report = new SiteReport(plan, daemons, ledger, forecastDelay, calls);
       long t0 = System.nanoTime();
       site.start(random);

@@ -12,6 +12,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -29,6 +30,16 @@ final class SiteDaemons {
   final DaemonProcess memory;
   final DaemonProcess forecaster;
   final DaemonProcess proxy;
+
+  /** Every nameserver, the first being {@link #nameserver}. */
+  final List<DaemonProcess> nameservers = new ArrayList<>();
+
+  /** Every forecaster, the first being {@link #forecaster}. */
+  final List<DaemonProcess> forecasters = new ArrayList<>();
+
+  /** The ensemble the site's registry is on; null on the local registry. */
+  final ZooKeeperEnsemble zookeeper;
+
   private final ChannelCredentials credentials;
 
   SiteDaemons(Path home, Path dir, SiteOptions options) throws IOException {
@@ -38,7 +49,20 @@ final class SiteDaemons {
         options.consolidationSeconds(),
         SitePlan.cluster(0, options.clusterHosts()),
         role -> "",
-        InsecureChannelCredentials.create());
+        InsecureChannelCredentials.create(),
+        options.forecasters(),
+        options.nameservers());
+  }
+
+  SiteDaemons(
+      Path home,
+      Path dir,
+      int consolidationSeconds,
+      String cluster,
+      Function<String, String> extra,
+      ChannelCredentials credentials)
+      throws IOException {
+    this(home, dir, consolidationSeconds, cluster, extra, credentials, 1, 1);
   }
 
   /**
@@ -51,13 +75,39 @@ final class SiteDaemons {
       int consolidationSeconds,
       String cluster,
       Function<String, String> extra,
-      ChannelCredentials credentials)
+      ChannelCredentials credentials,
+      int forecasterCount,
+      int nameserverCount)
       throws IOException {
     this.credentials = credentials;
     Files.createDirectories(dir);
-    int ns = freePort();
-    String nsAddress = "localhost:" + ns;
-    nameserver = daemon(home, dir, "nameserver", "nameserver", ns, true, extra.apply("nameserver"));
+    zookeeper =
+        forecasterCount > 1 || nameserverCount > 1 ? new ZooKeeperEnsemble(home, dir, 3) : null;
+    String registry = zookeeper == null ? "" : "registry: " + zookeeper.registryUrl() + "\n";
+    List<Integer> nsPorts = new ArrayList<>();
+    for (int i = 0; i < nameserverCount; i++) {
+      nsPorts.add(freePort());
+    }
+    String nsAddress = String.join(",", nsPorts.stream().map(p -> "localhost:" + p).toList());
+    for (int i = 0; i < nameserverCount; i++) {
+      String suffix = i == 0 ? "" : "-" + (i + 1);
+      // Side by side, each needs a name of its own (nameserver@HOST): a host name of its own,
+      // dialled at localhost.
+      String host = zookeeper == null ? "localhost" : "ns" + (i + 1);
+      nameservers.add(
+          daemon(
+              home,
+              dir,
+              "nameserver" + suffix,
+              "nameserver",
+              host,
+              nsPorts.get(i),
+              true,
+              registry
+                  + (zookeeper == null ? "" : "advertise: localhost\n")
+                  + extra.apply("nameserver")));
+    }
+    nameserver = nameservers.get(0);
     memory =
         daemon(
             home,
@@ -76,16 +126,28 @@ final class SiteDaemons {
                 + "consolidationIntervalSeconds: "
                 + consolidationSeconds
                 + "\n"
+                // It joins the memory-host group there, from which the nameservers place series.
+                + registry
                 + extra.apply("memory"));
-    forecaster =
-        daemon(
-            home,
-            dir,
-            "forecaster",
-            "forecaster",
-            freePort(),
-            false,
-            "nameserver: " + nsAddress + "\n" + extra.apply("forecaster"));
+    for (int i = 0; i < forecasterCount; i++) {
+      String suffix = i == 0 ? "" : "-" + (i + 1);
+      forecasters.add(
+          daemon(
+              home,
+              dir,
+              "forecaster" + suffix,
+              "forecaster",
+              freePort(),
+              false,
+              "nameserver: "
+                  + nsAddress
+                  + "\n"
+                  + registry
+                  // Each joins the forecaster group under its registration name: its own.
+                  + (i == 0 ? "" : "name: forecaster-" + (i + 1) + "@localhost\n")
+                  + extra.apply("forecaster")));
+    }
+    forecaster = forecasters.get(0);
     proxy =
         daemon(
             home,
@@ -106,38 +168,75 @@ final class SiteDaemons {
   private static DaemonProcess daemon(
       Path home, Path dir, String label, String role, int port, boolean hasData, String extra)
       throws IOException {
-    Path data = hasData ? dir.resolve(role + "-data") : null;
-    Path config = dir.resolve(role + ".yaml");
+    return daemon(home, dir, label, role, "localhost", port, hasData, extra);
+  }
+
+  private static DaemonProcess daemon(
+      Path home,
+      Path dir,
+      String label,
+      String role,
+      String host,
+      int port,
+      boolean hasData,
+      String extra)
+      throws IOException {
+    // Named by label: several daemons of one role each have their own file, log and data.
+    Path data = hasData ? dir.resolve(label.replace("memory-host", "memory") + "-data") : null;
+    Path config = dir.resolve(label.replace("memory-host", "memory") + ".yaml");
     Files.writeString(
         config,
         "port: "
             + port
-            + "\nmetricsPort: -1\nhost: localhost\n"
+            + "\nmetricsPort: -1\nhost: "
+            + host
+            + "\n"
             + (hasData ? "dataDir: " + data + "\n" : "")
             + extra);
     return new DaemonProcess(home, label, role, config, port, data);
   }
 
+  /** The address list every sensor, daemon and client is given: every nameserver. */
+  String nameserverList() {
+    return String.join(",", nameservers.stream().map(DaemonProcess::address).toList());
+  }
+
   List<DaemonProcess> all() {
-    return List.of(nameserver, memory, forecaster, proxy);
+    List<DaemonProcess> all = new ArrayList<>(nameservers);
+    all.add(memory);
+    all.addAll(forecasters);
+    all.add(proxy);
+    if (zookeeper != null) {
+      all.addAll(zookeeper.servers);
+    }
+    return all;
   }
 
   /** Starts all four, the nameserver first, and waits until each answers SERVING. */
   void start(NetWeatherClient admin) throws IOException, InterruptedException {
-    nameserver.start();
-    awaitServing(nameserver, Duration.ofMinutes(2), credentials);
-    for (DaemonProcess d : List.of(memory, forecaster, proxy)) {
+    if (zookeeper != null) {
+      zookeeper.start();
+    }
+    for (DaemonProcess d : nameservers) {
       d.start();
     }
-    for (DaemonProcess d : List.of(memory, forecaster, proxy)) {
+    for (DaemonProcess d : nameservers) {
+      awaitServing(d, Duration.ofMinutes(2), credentials);
+    }
+    List<DaemonProcess> rest = new ArrayList<>(List.of(memory, proxy));
+    rest.addAll(forecasters);
+    for (DaemonProcess d : rest) {
+      d.start();
+    }
+    for (DaemonProcess d : rest) {
       awaitServing(d, Duration.ofMinutes(2), credentials);
     }
     await(
-        "the memory-host and forecaster registering",
+        "the memory-host and every forecaster registering",
         Duration.ofMinutes(1),
         () ->
             !admin.search("(kind=memory)").isEmpty()
-                && !admin.search("(kind=forecaster)").isEmpty());
+                && admin.search("(kind=forecaster)").size() >= forecasters.size());
   }
 
   /**
@@ -191,8 +290,15 @@ final class SiteDaemons {
   }
 
   void stop() throws InterruptedException {
-    for (DaemonProcess d : List.of(proxy, forecaster, memory, nameserver)) {
+    List<DaemonProcess> order = new ArrayList<>(List.of(proxy));
+    order.addAll(forecasters);
+    order.add(memory);
+    order.addAll(nameservers);
+    for (DaemonProcess d : order) {
       d.stop();
+    }
+    if (zookeeper != null) {
+      zookeeper.stop();
     }
   }
 

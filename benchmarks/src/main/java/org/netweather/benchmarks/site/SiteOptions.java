@@ -31,7 +31,9 @@ record SiteOptions(
     Path dir,
     Path spoolDir,
     boolean keep,
-    long seed) {
+    long seed,
+    int forecasters,
+    int nameservers) {
 
   static final String USAGE =
       """
@@ -60,7 +62,17 @@ record SiteOptions(
         --spool-dir DIR           spools (a new directory under /dev/shm when it exists)
         --keep true|false         keep DIR and the spools afterwards (false)
         --seed N                  seed of values, phases and samples (1)
+        --forecasters K           forecaster processes sharing the shards (1); K > 1 or
+                                  --nameservers > 1 starts a ZooKeeper ensemble of three and
+                                  gives every daemon the registry; the first is the one killed
+        --nameservers N           nameserver processes side by side (1); sensors and clients
+                                  are given every one of them
       """;
+
+  /** Whether the site runs on the ZooKeeper registry: more than one forecaster or nameserver. */
+  boolean scaledOut() {
+    return forecasters > 1 || nameservers > 1;
+  }
 
   static SiteOptions parse(String[] args) throws java.io.IOException {
     Map<String, String> m = new LinkedHashMap<>();
@@ -108,7 +120,9 @@ record SiteOptions(
             dir,
             spoolDir,
             Boolean.parseBoolean(m.getOrDefault("keep", "false")),
-            Long.parseLong(m.getOrDefault("seed", "1")));
+            Long.parseLong(m.getOrDefault("seed", "1")),
+            positive(m, "forecasters", 1),
+            positive(m, "nameservers", 1));
     for (String k :
         new String[] {
           "hosts",
@@ -130,7 +144,9 @@ record SiteOptions(
           "cluster-hosts",
           "consolidation",
           "keep",
-          "seed"
+          "seed",
+          "forecasters",
+          "nameservers"
         }) {
       m.remove(k);
     }

@@ -88,6 +88,18 @@ final class SiteReport {
     disk(diskAfterReal);
   }
 
+  /**
+   * A forecaster killed and left down while the others took its shards: when every followed series
+   * had been forecast again (System.nanoTime(), 0 if never).
+   */
+  record Takeover(String daemon, long killed, long everyForecast, int followed) {}
+
+  private final List<Takeover> takeovers = new ArrayList<>();
+
+  void takeover(Takeover t) {
+    takeovers.add(t);
+  }
+
   void restart(Restart r) {
     restarts.add(r);
     System.out.printf(
@@ -229,6 +241,18 @@ final class SiteReport {
         "disk bytes per series (end)",
         cols,
         c -> has(diskFinal.get(c)) ? f1((double) diskFinal.get(c) / series) : "");
+    for (Takeover t : takeovers) {
+      out.printf(
+          Locale.ROOT,
+          "%s SIGKILLed and left down: every one of %d followed series forecast by the other"
+              + " forecasters %s%n",
+          t.daemon,
+          t.followed,
+          t.everyForecast == 0
+              ? "NEVER within two minutes"
+              : String.format(
+                  Locale.ROOT, "%.1f s after the kill", (t.everyForecast - t.killed) / 1e9));
+    }
     for (Restart r : restarts) {
       out.printf(
           Locale.ROOT,
