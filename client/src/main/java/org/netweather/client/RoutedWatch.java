@@ -9,9 +9,11 @@ import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -31,9 +33,12 @@ import org.netweather.api.v1.GetForecastsRequest;
  * moved to or from it) is re-routed at once after the forecaster list is fetched again, to the
  * forecaster the answer names if it names one; a leg that fails otherwise (a forecaster stopped) is
  * opened again with backoff, after the list is fetched again; and every refresh period the list is
- * checked, the legs re-planned when it changed. Each new leg begins with the current forecasts of
- * its series, so a re-route loses nothing. Only INVALID_ARGUMENT (the request itself is wrong)
- * reaches the observer as an error, and CANCELLED once the watch is closed.
+ * checked, the legs re-planned when it changed. A forecaster's hint is followed only to a
+ * forecaster the nameserver lists and whose last leg did not fail: after a SIGKILL the survivors
+ * name the dead one as owner until its registry session ends, and a hint to it would hold its
+ * series there. Each new leg begins with the current forecasts of its series, so a re-route loses
+ * nothing. Only INVALID_ARGUMENT (the request itself is wrong) reaches the observer as an error,
+ * and CANCELLED once the watch is closed.
  *
  * <p>Thread-safe; the observer is called by one thread at a time.
  */
@@ -57,6 +62,8 @@ final class RoutedWatch implements AutoCloseable {
   private final Map<String, Long> backoffMs = new HashMap<>();
   // Shards a forecaster said another serves: shard -> that one's address, until the list changes.
   private final Map<Integer, String> hinted = new HashMap<>();
+  // Forecasters whose last leg failed (not re-routed) and that have not answered since.
+  private final Set<String> unreachable = new HashSet<>();
   private List<String> planned = List.of();
   private ScheduledFuture<?> checking;
   private boolean closed;
@@ -139,6 +146,9 @@ final class RoutedWatch implements AutoCloseable {
     for (String item : request.getSeriesList()) {
       int shard = ShardRouter.shardOf(item);
       String address = shard >= 0 ? hinted.get(shard) : null;
+      if (address != null && !view.lists(address)) {
+        address = null; // named by a forecaster that is no longer listed: gone
+      }
       if (address == null) {
         address = view.route(item);
       }
@@ -180,6 +190,7 @@ final class RoutedWatch implements AutoCloseable {
       }
       long wait;
       if (moved != null) {
+        unreachable.remove(leg.address); // it answered
         // An expected re-route: at once the first time, with backoff if it keeps happening.
         wait =
             backoffMs.containsKey(leg.address) ? nextBackoff(leg.address, MAX_MOVED_BACKOFF_MS) : 0;
@@ -191,13 +202,23 @@ final class RoutedWatch implements AutoCloseable {
           if (hint.isEmpty() && !moved.owner().isEmpty() && view != null) {
             hint = view.addressOf(moved.owner());
           }
-          if (hint == null || hint.isEmpty() || hint.equals(leg.address)) {
+          // A forecaster that was killed is still named by the others until its registry session
+          // ends: follow only hints to forecasters the nameserver lists and that answer.
+          if (hint == null
+              || hint.isEmpty()
+              || hint.equals(leg.address)
+              || view == null
+              || !view.lists(hint)
+              || unreachable.contains(hint)) {
             hinted.remove(moved.shard());
           } else {
             hinted.put(moved.shard(), hint);
           }
         }
       } else {
+        // Whatever pointed here points nowhere now: the computed owners stand until it answers.
+        unreachable.add(leg.address);
+        hinted.values().removeIf(leg.address::equals);
         boolean first = !backoffMs.containsKey(leg.address);
         wait = nextBackoff(leg.address, MAX_BACKOFF_MS);
         if (first) {
@@ -213,6 +234,10 @@ final class RoutedWatch implements AutoCloseable {
       notBefore.put(leg.address, nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(wait));
       scheduler.schedule(this::check, wait, TimeUnit.MILLISECONDS);
     }
+  }
+
+  private synchronized void answered(String address) {
+    unreachable.remove(address);
   }
 
   private ShardRouter.View invalidated() {
@@ -294,7 +319,10 @@ final class RoutedWatch implements AutoCloseable {
                   if (cancelled) {
                     return;
                   }
-                  delivered = true;
+                  if (!delivered) {
+                    delivered = true;
+                    answered(address);
+                  }
                   synchronized (delivering) {
                     observer.onNext(u);
                   }

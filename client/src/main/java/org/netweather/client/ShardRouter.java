@@ -224,6 +224,11 @@ public final class ShardRouter {
       return seriesOrPattern.indexOf('*') >= 0 ? null : any();
     }
 
+    /** Whether {@code address} is that of a listed forecaster. */
+    public boolean lists(String address) {
+      return sharded() ? sharded.containsValue(address) : address.equals(first);
+    }
+
     /** The address registered for a forecaster name, or null. */
     public String addressOf(String name) {
       return sharded.get(name);
@@ -238,7 +243,10 @@ public final class ShardRouter {
      */
     public String retryTarget(int shard, ShardNotOwned hint, String asked) {
       if (hint != null) {
-        if (!hint.ownerAddress().isEmpty() && !hint.ownerAddress().equals(asked)) {
+        // A hint may name a forecaster that died and is no longer listed: not followed.
+        if (!hint.ownerAddress().isEmpty()
+            && !hint.ownerAddress().equals(asked)
+            && lists(hint.ownerAddress())) {
           return hint.ownerAddress();
         }
         String named = hint.owner().isEmpty() ? null : addressOf(hint.owner());
