@@ -7,6 +7,7 @@ enum Phase {
   SETTLE("settle"),
   REAL("real rate"),
   MEMORY_RESTART("memory-host restart"),
+  FORECASTER_KILL("forecaster killed"),
   FORECASTER_RESTART("forecaster restart"),
   DRAIN("drain");
 

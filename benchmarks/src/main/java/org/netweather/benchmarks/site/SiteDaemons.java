@@ -144,7 +144,9 @@ final class SiteDaemons {
                   + "\n"
                   + registry
                   // Each joins the forecaster group under its registration name: its own.
-                  + (i == 0 ? "" : "name: forecaster-" + (i + 1) + "@localhost\n")
+                  + "name: forecaster"
+                  + suffix
+                  + "@localhost\n"
                   + extra.apply("forecaster")));
     }
     forecaster = forecasters.get(0);
@@ -194,6 +196,11 @@ final class SiteDaemons {
             + (hasData ? "dataDir: " + data + "\n" : "")
             + extra);
     return new DaemonProcess(home, label, role, config, port, data);
+  }
+
+  /** The registration name of a forecaster, which is also its member id in the group. */
+  static String forecasterName(DaemonProcess d) {
+    return d.label + "@localhost";
   }
 
   /** The address list every sensor, daemon and client is given: every nameserver. */

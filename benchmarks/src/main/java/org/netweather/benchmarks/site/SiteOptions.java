@@ -33,7 +33,8 @@ record SiteOptions(
     boolean keep,
     long seed,
     int forecasters,
-    int nameservers) {
+    int nameservers,
+    boolean restartForecaster) {
 
   static final String USAGE =
       """
@@ -67,6 +68,8 @@ record SiteOptions(
                                   gives every daemon the registry; the first is the one killed
         --nameservers N           nameserver processes side by side (1); sensors and clients
                                   are given every one of them
+        --restart-forecaster true|false  start the killed forecaster again (true); with
+                                  --forecasters > 1, false leaves it down after the takeover
       """;
 
   /** Whether the site runs on the ZooKeeper registry: more than one forecaster or nameserver. */
@@ -122,7 +125,8 @@ record SiteOptions(
             Boolean.parseBoolean(m.getOrDefault("keep", "false")),
             Long.parseLong(m.getOrDefault("seed", "1")),
             positive(m, "forecasters", 1),
-            positive(m, "nameservers", 1));
+            positive(m, "nameservers", 1),
+            Boolean.parseBoolean(m.getOrDefault("restart-forecaster", "true")));
     for (String k :
         new String[] {
           "hosts",
@@ -146,7 +150,8 @@ record SiteOptions(
           "keep",
           "seed",
           "forecasters",
-          "nameservers"
+          "nameservers",
+          "restart-forecaster"
         }) {
       m.remove(k);
     }

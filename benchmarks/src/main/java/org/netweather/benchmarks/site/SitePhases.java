@@ -167,22 +167,31 @@ final class SitePhases {
   private DaemonProcess leftDown;
 
   void restartForecaster() throws Exception {
-    ledger.startPhase(Phase.FORECASTER_RESTART);
+    boolean shared = daemons.forecasters.size() > 1;
+    ledger.startPhase(shared ? Phase.FORECASTER_KILL : Phase.FORECASTER_RESTART);
     DaemonProcess d = daemons.forecaster;
     long kill = System.nanoTime();
     d.kill();
     long spawn = System.nanoTime();
     forecastDelay.mark(spawn);
-    if (daemons.forecasters.size() > 1) {
+    if (shared) {
       // The others take its shards over (once its registry session has ended): how long until
-      // every followed series is forecast again, before it is started again.
+      // every followed series is forecast again, before it is started again. The phase's
+      // forecast delays are those of this window.
       leftDown = d;
       long every =
           awaitInstant(
               "every followed series forecast by the other forecasters",
               forecastDelay::everyUpdatedAfterMark);
       report.takeover(new SiteReport.Takeover(d.label, kill, every, forecastDelay.size()));
+      if (!options.restartForecaster()) {
+        // Left down for good: a site whose survivors hold its share cannot also hold the
+        // restarted one's warm-up on a machine this size.
+        holdUntil(System.nanoTime(), "forecaster left down");
+        return;
+      }
       leftDown = null;
+      ledger.startPhase(Phase.FORECASTER_RESTART);
       spawn = System.nanoTime();
       forecastDelay.mark(spawn);
     }

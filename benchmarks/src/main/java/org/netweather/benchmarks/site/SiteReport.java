@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import org.netweather.model.shard.Rendezvous;
+import org.netweather.model.shard.Shards;
 
 /** Collects the figures of a run as its phases go, and prints them as tables at the end. */
 final class SiteReport {
@@ -95,6 +97,24 @@ final class SiteReport {
   record Takeover(String daemon, long killed, long everyForecast, int followed) {}
 
   private final List<Takeover> takeovers = new ArrayList<>();
+
+  /**
+   * Series each forecaster holds while all are up: those of the shards it owns by rendezvous over
+   * the forecasters' names, as the forecasters compute it themselves (each follows only those).
+   */
+  private Map<String, Long> seriesHeld() {
+    Map<String, String> byName = new LinkedHashMap<>();
+    for (DaemonProcess d : daemons.forecasters) {
+      byName.put(SiteDaemons.forecasterName(d), d.label);
+    }
+    Map<String, Long> held = new LinkedHashMap<>();
+    byName.values().forEach(label -> held.put(label, 0L));
+    for (String s : plan.series()) {
+      String owner = Rendezvous.owner(Shards.of(s), byName.keySet()).orElseThrow();
+      held.merge(byName.get(owner), 1L, Long::sum);
+    }
+    return held;
+  }
 
   void takeover(Takeover t) {
     takeovers.add(t);
@@ -216,13 +236,24 @@ final class SiteReport {
         cols,
         c -> f1((double) realEnd.get(c).cpuSince(realStart.get(c)) / Math.max(1, ackedReal)));
     row(out, "RSS MiB", cols, c -> f1(realEnd.get(c).rssBytes() / 1048576.0));
+    Map<String, Long> held = seriesHeld();
+    if (daemons.forecasters.size() > 1) {
+      row(
+          out,
+          "series held (shards owned)",
+          cols,
+          c -> held.containsKey(c) ? "" + held.get(c) : "");
+    }
     row(
         out,
         "RSS KiB per series",
         cols,
         c ->
-            c.equals(daemons.memory.label) || c.equals(daemons.forecaster.label)
-                ? f2(realEnd.get(c).rssBytes() / 1024.0 / series)
+            c.equals(daemons.memory.label) || held.containsKey(c)
+                ? f2(
+                    realEnd.get(c).rssBytes()
+                        / 1024.0
+                        / Math.max(1, held.getOrDefault(c, (long) series)))
                 : "");
     row(out, "descriptors", cols, c -> "" + realEnd.get(c).descriptors());
     row(out, "disk MiB (end of real rate)", cols, c -> mib(diskAfterReal.get(c)));
