@@ -32,6 +32,7 @@ import org.netweather.registry.RegistryException;
 import org.netweather.registry.RegistryLocation;
 import org.netweather.registry.StaleVersionException;
 import org.netweather.registry.Versioned;
+import org.netweather.testing.TestCertificates;
 
 /**
  * A real ZooKeeper server ({@link ZooKeeperServer}, as {@code nws zookeeper --tls-*} runs it) with
@@ -56,14 +57,15 @@ class ZooKeeperTlsTest {
 
   @BeforeAll
   static void startSecureServer() throws Exception {
-    assumeTrue(opensslPresent(), "openssl is needed to make the test CA");
+    assumeTrue(TestCertificates.opensslPresent(), "openssl is needed to make the test CA");
     // ZooKeeper's server takes its ssl.* settings as system properties: put them back afterwards.
     before = (Properties) System.getProperties().clone();
-    Path ca = ca("ca");
-    Path other = ca("other");
-    Path[] zk = issue("ca", "zk", "localhost");
-    Path[] nws = issue("ca", "nameserver", "ns1.example");
-    Path[] stranger = issue("other", "stranger", "ns1.example");
+    TestCertificates certs = new TestCertificates(dir);
+    Path ca = certs.ca("ca");
+    Path other = certs.ca("other");
+    Path[] zk = certs.issue("ca", "zk", "localhost", null);
+    Path[] nws = certs.issue("ca", "nameserver", "ns1.example", null);
+    Path[] stranger = certs.issue("other", "stranger", "ns1.example", null);
     client = new RegistryTls(nws[0], nws[1], ca);
     trustsOtherCa = new RegistryTls(nws[0], nws[1], other);
     certFromOtherCa = new RegistryTls(stranger[0], stranger[1], ca);
@@ -249,88 +251,6 @@ class ZooKeeperTlsTest {
         }
         Thread.sleep(50); // polling a port another thread opens; there is no event to wait on
       }
-    }
-  }
-
-  private static boolean opensslPresent() {
-    try {
-      return new ProcessBuilder("openssl", "version").start().waitFor() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
-  }
-
-  private static Path ca(String name) throws Exception {
-    run(
-        "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        dir.resolve(name + ".key").toString(),
-        "-out",
-        dir.resolve(name + ".crt").toString(),
-        "-days",
-        "2",
-        "-subj",
-        "/CN=" + name);
-    return dir.resolve(name + ".crt");
-  }
-
-  /** {@code file.crt} and a PKCS#8 {@code file.key} for {@code host} and 127.0.0.1. */
-  private static Path[] issue(String ca, String file, String host) throws Exception {
-    Path key = dir.resolve(file + ".key");
-    Path csr = dir.resolve(file + ".csr");
-    Path crt = dir.resolve(file + ".crt");
-    Path ext =
-        Files.writeString(
-            dir.resolve(file + ".ext"), "subjectAltName=DNS:" + host + ",IP:127.0.0.1\n");
-    run(
-        "openssl",
-        "req",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        key.toString(),
-        "-out",
-        csr.toString(),
-        "-subj",
-        "/CN=" + host);
-    run(
-        "openssl",
-        "x509",
-        "-req",
-        "-in",
-        csr.toString(),
-        "-CA",
-        dir.resolve(ca + ".crt").toString(),
-        "-CAkey",
-        dir.resolve(ca + ".key").toString(),
-        "-CAcreateserial",
-        "-out",
-        crt.toString(),
-        "-days",
-        "2",
-        "-extfile",
-        ext.toString());
-    Path pk8 = dir.resolve(file + ".pk8");
-    run("openssl", "pkcs8", "-topk8", "-nocrypt", "-in", key.toString(), "-out", pk8.toString());
-    Files.move(pk8, key, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    return new Path[] {crt, key};
-  }
-
-  private static void run(String... command) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (p.waitFor() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
     }
   }
 }
