@@ -48,6 +48,8 @@ final class ShardMembership implements ShardGate, AutoCloseable {
   private AutoCloseable watch;
   private ScheduledFuture<?> ticker;
   private Shares last = Shares.NONE;
+  // Set from LOST until CONNECTED: see refresh().
+  private volatile boolean sessionLost;
   private volatile boolean closed;
 
   ShardMembership(
@@ -92,10 +94,13 @@ final class ShardMembership implements ShardGate, AutoCloseable {
               @Override
               public void onState(RegistryState state) {
                 if (state == RegistryState.LOST) {
+                  sessionLost = true;
                   log.warn(
                       "the registry session of {} was lost: its shards go to the other forecasters"
                           + " and it serves none until it is a member again",
                       id);
+                } else if (state == RegistryState.CONNECTED) {
+                  sessionLost = false;
                 }
                 submit(ShardMembership.this::refresh);
               }
@@ -147,7 +152,12 @@ final class ShardMembership implements ShardGate, AutoCloseable {
     List<Peer> peers = new ArrayList<>();
     try {
       for (Member m : registry.members(GROUP)) {
-        peers.add(peer(m));
+        // A session lost while cut off from ZooKeeper leaves the registry answering from what it
+        // last saw, which still lists this forecaster: ZooKeeper has dropped its node and the
+        // others take its shards over, so it must serve none of them until it is back.
+        if (!(sessionLost && m.id().equals(id))) {
+          peers.add(peer(m));
+        }
       }
     } catch (RuntimeException e) {
       log.warn("cannot list the forecasters sharing the site: {}", e.getMessage());

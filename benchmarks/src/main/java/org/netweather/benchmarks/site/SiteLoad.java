@@ -18,19 +18,27 @@ import org.netweather.client.NetWeatherClient;
  * {@code --stop-file} exists. Then the spools drain and {@link SiteVerifier} checks that every
  * acknowledged measurement is stored exactly once.
  *
+ * <p>{@code --nameserver} takes a list ({@code ns1:8090,ns2:8090}) as a real sensor does: every
+ * simulated host's heartbeats, clique watches and look-ups go to the first nameserver that answers
+ * and move on to the next when it dies, so a nameserver killed under the load shows the sensors
+ * failing over.
+ *
  * <p>Prints a {@code load:} progress line every {@code --report-every} seconds, and at the end one
  * line {@code load: exactly-once yes|NO acknowledged A stored S missing M duplicated D ...}. Exit 0
  * when exactly once with nothing left spooled or dropped, 1 otherwise, 2 on bad options.
  *
  * <pre>
  *   benchmarks/run site.SiteLoad --nameserver 198.18.0.1:8090 --stop-file /tmp/stop
+ *   benchmarks/run site.SiteLoad --nameserver 198.18.0.14:8090,198.18.0.15:8090 --ttl 15 ...
  * </pre>
  */
 public final class SiteLoad {
   private static final String USAGE =
       """
-      usage: benchmarks/run site.SiteLoad --nameserver HOST:PORT --stop-file FILE [OPTION VALUE]...
+      usage: benchmarks/run site.SiteLoad --nameserver HOST:PORT[,HOST:PORT...] --stop-file FILE
+                                  [OPTION VALUE]...
         --hosts N            simulated hosts, 0.95 measurements/s each (200)
+        --ttl S              each host's lease TTL; it heart-beats every third of it (180)
         --cluster-hosts N    hosts per cluster attribute (64)
         --report-every S     seconds between progress lines (10)
         --drain-seconds S    longest wait for the spools to empty after the stop (300)
@@ -79,6 +87,7 @@ public final class SiteLoad {
               "--connections", String.valueOf(Math.min(hosts, 4)),
               "--threads", "4",
               "--cluster-hosts", m.getOrDefault("cluster-hosts", "64"),
+              "--ttl", m.getOrDefault("ttl", "180"),
               "--seed", m.getOrDefault("seed", "1"),
               "--dir", spools.toString(),
               "--spool-dir", spools.toString()
