@@ -102,6 +102,9 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
   private final StallWatch stalls;
   private long stallsSeen;
 
+  /** Registrations granted here so far: numbers each lease, see {@link #grantsSoFar}. */
+  private long grants;
+
   /**
    * The site's registry, when registrations and cliques are shared with other nameservers (see
    * {@link SiteSync}); null on a site of one nameserver, where the journal holds everything.
@@ -119,6 +122,12 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
 
     /** The nameserver holding the lease; null: this one. */
     String holder;
+
+    /**
+     * Which registration granted here this lease was (1, 2, ...), once its record is in the site's
+     * registry; 0 for a lease read from the registry or the journal.
+     */
+    long grant;
 
     /** As registered; its expires_ms is brought up to date when it is handed out. */
     private Registration registration;
@@ -361,7 +370,8 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
 
   /**
    * Brings one scope (the daemons, or one cluster's hosts) in line with the site's registry, as
-   * read at {@code readMs}: {@code records} by name, {@code holders} (name → a live nameserver
+   * read after {@code grantsBefore} registrations had been granted here ({@link #grantsSoFar}
+   * before the read began): {@code records} by name, {@code holders} (name → a live nameserver
    * other than this one whose live set lists it) and {@code orphans} (names listed only by
    * nameservers that are gone, or by this one before it restarted).
    *
@@ -372,9 +382,12 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
    *       daemon to heartbeat here;
    *   <li>a record nobody holds is listed for one TTL after its registration (its nameserver may
    *       not have published its live set yet), then returned as {@code unheld}: the caller removes
-   *       it from the registry;
+   *       it from the registry; but one in {@code grantedElsewhere} (granted by another nameserver
+   *       that is alive) stays listed for as long as it is there: that nameserver answers for it,
+   *       and its live set may be late by more than a TTL when it is loaded;
    *   <li>a lease whose record is gone (unregistered, or removed as unheld) leaves, unless it was
-   *       registered here after the read.
+   *       granted here after the read began: its record may have been written after the read was
+   *       answered, and this nameserver's own next read will show it.
    * </ul>
    */
   synchronized Reconciled reconcile(
@@ -382,13 +395,14 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
       Map<String, SharedRecords.Shared> records,
       Map<String, String> holders,
       Set<String> orphans,
-      long readMs) {
+      Set<String> grantedElsewhere,
+      long grantsBefore) {
     long now = leaseNow();
     boolean changed = false;
     List<Registered> unheld = new ArrayList<>();
     for (String name : List.copyOf(scopes.getOrDefault(scope, Set.of()))) {
       Lease l = byName.get(name);
-      if (!records.containsKey(name) && l.stale().getRegisteredMs() < readMs) {
+      if (!records.containsKey(name) && l.grant <= grantsBefore) {
         remove(name);
         departures.add(l.registration(), now, "removed from the site's registry", now);
         changed |= l.holder == null;
@@ -410,8 +424,9 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
       } else if (orphans.contains(name)) {
         place(r, null, now);
         changed = true;
-      } else if (r.registration().getRegisteredMs() + r.ttlMs() > now) {
-        place(r, "", now); // just registered elsewhere: its live set follows
+      } else if (r.registration().getRegisteredMs() + r.ttlMs() > now
+          || grantedElsewhere.contains(name)) {
+        place(r, "", now); // registered elsewhere: its live set follows
       } else {
         if (l != null && l.leaseId.equals(r.leaseId())) {
           remove(name);
@@ -436,6 +451,16 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
       l.expiresMs = now + l.ttlMs;
     }
     l.holder = holder;
+  }
+
+  /**
+   * How many registrations were granted here so far. A lease granted before a read of the registry
+   * began has its record in that read (its write was answered before the lease was granted, and the
+   * registry shows a reader its own writes), so if the read lacks it the record was removed since;
+   * one granted later may simply have been written after the read was answered.
+   */
+  synchronized long grantsSoFar() {
+    return grants;
   }
 
   /** The names this nameserver holds a live lease for in {@code scope}, sorted. */
@@ -528,6 +553,7 @@ public final class Nameserver implements SeriesDirectory, AutoCloseable {
     synchronized (this) {
       commit(List.of(entry), true);
       if (shared != null) {
+        byLease.get(entry.leaseId()).grant = ++grants;
         shared.dirty(SharedRecords.scope(stored));
       }
     }

@@ -105,7 +105,7 @@ public final class NameserverServer implements AutoCloseable {
           if (shared != null) {
             // Joined first: a restarted nameserver is not taken for gone while it reads its lines.
             shared.join(SiteSync.GROUP, self.getName(), Map.of("address", self.getAddress()));
-            daemon.own(SiteSync.start(shared, self.getName(), ns, Clock.systemUTC()));
+            daemon.own(SiteSync.start(shared, self.getName(), ns));
           }
           ns.register(self, SELF_TTL_SECONDS);
           // The nameserver is its own registry: it renews its record itself, well within the TTL.

@@ -1,6 +1,5 @@
 package org.netweather.nameserver;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -52,8 +51,11 @@ import org.slf4j.LoggerFactory;
  *       its daemons have a whole TTL to reach one of them; a nameserver restarted within its
  *       session adopts its own former lines the same way.
  *   <li><b>Records nobody holds</b> (their lease expired, their nameserver gone with no one left to
- *       adopt) are removed from the registry by whichever nameserver sees them first, one TTL after
- *       their registration at the earliest.
+ *       adopt) are removed from the registry, one TTL after their registration at the earliest: by
+ *       the nameserver that granted the lease, or by whichever sees them first once that one is
+ *       gone. Never by another while the granting one is alive: that one's live set, published on
+ *       this same thread, can lag by more than a TTL on a loaded machine, and a live lease whose
+ *       record was removed is dropped at the next read, its heartbeats answered NOT_FOUND.
  * </ul>
  *
  * <p>Every change in the registry is told to this nameserver as an event; the scope it touches is
@@ -79,7 +81,6 @@ final class SiteSync implements RegistryListener, AutoCloseable {
   private final Registry registry;
   private final String self;
   private final Nameserver ns;
-  private final Clock clock;
   private final ScheduledExecutorService thread;
   private final Set<String> pending = new LinkedHashSet<>();
   private final Set<String> dirty = new LinkedHashSet<>();
@@ -96,8 +97,8 @@ final class SiteSync implements RegistryListener, AutoCloseable {
    * name, which must be its member id in {@value #GROUP}); reads the registry once before
    * returning.
    */
-  static SiteSync start(Registry registry, String self, Nameserver ns, Clock clock) {
-    SiteSync sync = new SiteSync(registry, self, ns, clock);
+  static SiteSync start(Registry registry, String self, Nameserver ns) {
+    SiteSync sync = new SiteSync(registry, self, ns);
     for (Clique c : ns.share(sync)) {
       if (registry.cliques().stream().noneMatch(r -> r.name().equals(c.getName()))) {
         registry.putClique(SharedRecords.clique(c)); // a site moving from its journal
@@ -113,11 +114,10 @@ final class SiteSync implements RegistryListener, AutoCloseable {
     return sync;
   }
 
-  private SiteSync(Registry registry, String self, Nameserver ns, Clock clock) {
+  private SiteSync(Registry registry, String self, Nameserver ns) {
     this.registry = registry;
     this.self = self;
     this.ns = ns;
-    this.clock = clock;
     ScheduledThreadPoolExecutor t =
         new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("registry-sync"));
     t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -305,7 +305,8 @@ final class SiteSync implements RegistryListener, AutoCloseable {
   }
 
   private void readScope(String scope, Set<String> members, Set<String> adoptFrom) {
-    long readMs = clock.millis();
+    // Before reading: a lease granted here later may be missing from what the read answers.
+    long grantsBefore = ns.grantsSoFar();
     Map<String, Shared> records = new HashMap<>();
     if (scope.equals(SharedRecords.DAEMONS)) {
       for (DaemonRecord d : registry.daemons()) {
@@ -343,6 +344,12 @@ final class SiteSync implements RegistryListener, AutoCloseable {
         }
       }
     }
+    Set<String> grantedElsewhere = new HashSet<>();
+    for (Shared rec : records.values()) {
+      if (!rec.by().equals(self) && members.contains(rec.by())) {
+        grantedElsewhere.add(rec.name());
+      }
+    }
     List<Registered> unheld = new java.util.ArrayList<>();
     for (String dead : goneNameservers) {
       // A nameserver that is gone is not adopted with its leases: its own record goes now.
@@ -352,7 +359,8 @@ final class SiteSync implements RegistryListener, AutoCloseable {
         unheld.add(own.lease());
       }
     }
-    Nameserver.Reconciled r = ns.reconcile(scope, records, holders, orphans, readMs);
+    Nameserver.Reconciled r =
+        ns.reconcile(scope, records, holders, orphans, grantedElsewhere, grantsBefore);
     unheld.addAll(r.unheld());
     boolean gone = !goneNameservers.isEmpty();
     if (r.ownSetChanged() || gone) {

@@ -25,7 +25,9 @@ import org.netweather.api.v1.Registration;
  * cluster's sensors alike), so each nameserver is the first of a share of them; a heartbeat that
  * fails UNAVAILABLE (or past its deadline) goes on at once, in the same beat, to the next
  * nameserver of its list, and a lease a nameserver no longer knows (NOT_FOUND) is registered again
- * and counted: that is a lease that expired.
+ * and counted: that is a lease that expired. Counted apart: a NOT_FOUND from a nameserver other
+ * than the one that granted the lease, reached after a failover: that one may not have heard yet of
+ * a registration made at another moments before.
  */
 final class HeartbeatingSensors {
   /** A sensor's heartbeat deadline, as the Registrar's. */
@@ -44,6 +46,9 @@ final class HeartbeatingSensors {
   /** Which nameserver (index into the list) each sensor talks to now. */
   private final int[] current;
 
+  /** Which nameserver granted each sensor's lease. */
+  private final int[] grantedBy;
+
   /** When each sensor's last heartbeat (or registration) succeeded, System.nanoTime(). */
   private final AtomicLongArray lastSuccess;
 
@@ -52,6 +57,7 @@ final class HeartbeatingSensors {
 
   private final AtomicLong failovers = new AtomicLong();
   private final AtomicLong expired = new AtomicLong();
+  private final AtomicLong expiredElsewhere = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong registered = new AtomicLong();
 
@@ -69,6 +75,7 @@ final class HeartbeatingSensors {
     this.leases = new String[count];
     this.home = new int[count];
     this.current = new int[count];
+    this.grantedBy = new int[count];
     this.lastSuccess = new AtomicLongArray(count);
     this.served = new AtomicLongArray(nameservers.size());
     for (int i = 0; i < count; i++) {
@@ -137,6 +144,7 @@ final class HeartbeatingSensors {
               @Override
               public void onNext(RegisterResponse r) {
                 leases[s] = r.getLeaseId();
+                grantedBy[s] = ns;
                 lastSuccess.set(s, System.nanoTime());
                 registered.incrementAndGet();
               }
@@ -182,6 +190,9 @@ final class HeartbeatingSensors {
                 Status.Code code = Status.fromThrowable(t).getCode();
                 if (code == Status.Code.NOT_FOUND) {
                   expired.incrementAndGet();
+                  if (ns != grantedBy[s]) {
+                    expiredElsewhere.incrementAndGet();
+                  }
                   register(s, () -> next(s, periodMs()));
                   return;
                 }
@@ -234,6 +245,11 @@ final class HeartbeatingSensors {
   /** Heartbeats answered NOT_FOUND: leases that had expired, registered again. */
   long expired() {
     return expired.get();
+  }
+
+  /** Of {@link #expired}, those answered by a nameserver other than the one that granted them. */
+  long expiredElsewhere() {
+    return expiredElsewhere.get();
   }
 
   /** How many sensors have {@code ns} first in their list. */

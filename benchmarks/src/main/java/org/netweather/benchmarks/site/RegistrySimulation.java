@@ -193,12 +193,14 @@ public final class RegistrySimulation {
       System.out.printf(
           Locale.ROOT,
           "  all: %.0f heartbeats/s; ZooKeeper writes %d (%.2f/s); failed calls %d; expired leases"
-              + " %d%n  simulated sensors' JVM: %.3f cores, RSS %s%n",
+              + " %d since the start (%d of them answered by a nameserver the sensor failed over to)"
+              + "%n  simulated sensors' JVM: %.3f cores, RSS %s%n",
           beats / window,
           writes,
           writes / window,
           site.failed(),
           site.expired(),
+          site.expiredElsewhere(),
           selfAfter.coresSince(self),
           mib(selfAfter.rssBytes()));
 

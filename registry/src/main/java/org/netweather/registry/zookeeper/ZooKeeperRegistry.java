@@ -95,6 +95,14 @@ public final class ZooKeeperRegistry implements Registry {
   private final Path keyStoreDir;
 
   private final CuratorCache cache;
+
+  /**
+   * The last version of each cluster's znode parsed here, by path: a cluster of 100 hosts is read
+   * again after every change to its live set and at every full read, and parsed only when it has
+   * changed since (a new modifying transaction id).
+   */
+  private final Map<String, ParsedCluster> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+
   private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
   private final List<ZooKeeperPresence> presences = new CopyOnWriteArrayList<>();
   private volatile RegistryState state = RegistryState.CONNECTED;
@@ -286,9 +294,26 @@ public final class ZooKeeperRegistry implements Registry {
   @Override
   public List<HostRecord> hosts(String cluster) {
     String path = Znodes.cluster(Names.check("cluster", cluster));
-    return node(path)
-        .map(n -> List.copyOf(Json.read(n.getData(), Json.HOSTS, path).values()))
-        .orElse(List.of());
+    Optional<ChildData> n = node(path);
+    if (n.isEmpty()) {
+      parsed.remove(path);
+      return List.of();
+    }
+    return List.copyOf(parse(path, n.get().getStat(), n.get().getData()).values());
+  }
+
+  /** A cluster's hosts as one znode version holds them; not to be changed (shared). */
+  private record ParsedCluster(long mzxid, Map<String, HostRecord> hosts) {}
+
+  /** The hosts of the znode at {@code path} whose version {@code stat} names, parsed if new. */
+  private Map<String, HostRecord> parse(String path, Stat stat, byte[] data) {
+    ParsedCluster last = parsed.get(path);
+    if (last != null && last.mzxid() == stat.getMzxid()) {
+      return last.hosts();
+    }
+    TreeMap<String, HostRecord> hosts = Json.read(data, Json.HOSTS, path);
+    parsed.put(path, new ParsedCluster(stat.getMzxid(), hosts));
+    return hosts;
   }
 
   @Override
@@ -540,7 +565,8 @@ public final class ZooKeeperRegistry implements Registry {
         TreeMap<String, HostRecord> hosts;
         boolean exists;
         try {
-          hosts = Json.read(client.getData().storingStatIn(stat).forPath(path), Json.HOSTS, path);
+          byte[] data = client.getData().storingStatIn(stat).forPath(path);
+          hosts = new TreeMap<>(parse(path, stat, data)); // a copy: the parsed one is shared
           exists = true;
         } catch (KeeperException.NoNodeException e) {
           hosts = new TreeMap<>();
@@ -553,8 +579,12 @@ public final class ZooKeeperRegistry implements Registry {
           client.create().creatingParentsIfNeeded().forPath(path, Json.write(hosts));
         } else if (hosts.isEmpty()) {
           client.delete().withVersion(stat.getVersion()).forPath(path);
+          parsed.remove(path);
         } else {
-          client.setData().withVersion(stat.getVersion()).forPath(path, Json.write(hosts));
+          Stat written =
+              client.setData().withVersion(stat.getVersion()).forPath(path, Json.write(hosts));
+          // What was just written is what the next read of this version holds: no parse then.
+          parsed.put(path, new ParsedCluster(written.getMzxid(), hosts));
         }
         return true;
       } catch (KeeperException.BadVersionException

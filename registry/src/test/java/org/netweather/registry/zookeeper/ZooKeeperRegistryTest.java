@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.netweather.registry.DaemonRecord;
+import org.netweather.registry.HostRecord;
 import org.netweather.registry.Presence;
 import org.netweather.registry.Registry;
 import org.netweather.registry.RegistryContract;
@@ -94,6 +95,36 @@ class ZooKeeperRegistryTest extends RegistryContract {
     } finally {
       killer.close();
     }
+  }
+
+  /**
+   * Each registry keeps the last version of a cluster it parsed: it must serve and extend the
+   * cluster as the ensemble holds it now, not as it kept it.
+   */
+  @Test
+  void clusterChangedThroughAnother_isReadAndExtendedAsItNowIs() throws Exception {
+    Registry a = open();
+    Registry b = peer(a);
+    a.putHost(clusterHost("h1"));
+    assertEquals(List.of("h1"), hostNames(a.hosts("c1")));
+    b.putHost(clusterHost("h2"));
+    awaitTrue(() -> hostNames(a.hosts("c1")).equals(List.of("h1", "h2")), "b's host seen at a");
+    a.putHost(clusterHost("h3"));
+    assertEquals(List.of("h1", "h2", "h3"), hostNames(a.hosts("c1")), "a kept b's host");
+    b.removeHost("c1", "h1");
+    awaitTrue(() -> hostNames(a.hosts("c1")).equals(List.of("h2", "h3")), "b's removal seen at a");
+    a.putHost(clusterHost("h4"));
+    assertEquals(List.of("h2", "h3", "h4"), hostNames(a.hosts("c1")), "h1 not brought back");
+    awaitTrue(
+        () -> hostNames(b.hosts("c1")).equals(List.of("h2", "h3", "h4")), "the same seen at b");
+  }
+
+  private static HostRecord clusterHost(String host) {
+    return new HostRecord("c1", host, host + ":8060", Map.of());
+  }
+
+  private static List<String> hostNames(List<HostRecord> hosts) {
+    return hosts.stream().map(HostRecord::host).sorted().toList();
   }
 
   @Test
