@@ -25,11 +25,23 @@ final class DaemonProcess {
   private Process process;
 
   DaemonProcess(Path home, String label, String role, Path config, int port, Path dataDir) {
+    this(home, label, role, config, port, dataDir, Map.of());
+  }
+
+  /** As above, with {@code environment} added to its own. */
+  DaemonProcess(
+      Path home,
+      String label,
+      String role,
+      Path config,
+      int port,
+      Path dataDir,
+      Map<String, String> environment) {
     this.home = home;
     this.label = label;
     this.role = role;
     this.args = List.of("--config", config.toString());
-    this.environment = Map.of();
+    this.environment = Map.copyOf(environment);
     this.port = port;
     this.dataDir = dataDir;
     String file = config.getFileName().toString();
@@ -65,6 +77,13 @@ final class DaemonProcess {
 
   Path log() {
     return log;
+  }
+
+  /** The same daemon with {@code more} added to the environment it is started with. */
+  DaemonProcess withEnvironment(Map<String, String> more) {
+    Map<String, String> env = new java.util.HashMap<>(environment);
+    env.putAll(more);
+    return new DaemonProcess(home, label, role, args, env, port, dataDir, log);
   }
 
   void start() throws IOException {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -131,7 +132,7 @@ final class SiteDaemons {
                 + extra.apply("memory"));
     for (int i = 0; i < forecasterCount; i++) {
       String suffix = i == 0 ? "" : "-" + (i + 1);
-      forecasters.add(
+      DaemonProcess d =
           daemon(
               home,
               dir,
@@ -147,7 +148,14 @@ final class SiteDaemons {
                   + "name: forecaster"
                   + suffix
                   + "@localhost\n"
-                  + extra.apply("forecaster")));
+                  + extra.apply("forecaster"));
+      if (forecasterCount > 1 && System.getenv("NWS_JAVA_OPTS") == null) {
+        // bin/nws lets a forecaster's heap grow to 60 % of memory, as for one per machine; K of
+        // them on this one machine would each grow that far under the fill's allocation and
+        // crowd out the rest. Each gets room for the share it holds after one of them dies.
+        d = d.withEnvironment(Map.of("NWS_JAVA_OPTS", forecasterOptions(forecasterCount)));
+      }
+      forecasters.add(d);
     }
     forecaster = forecasters.get(0);
     proxy =
@@ -196,6 +204,14 @@ final class SiteDaemons {
             + (hasData ? "dataDir: " + data + "\n" : "")
             + extra);
     return new DaemonProcess(home, label, role, config, port, data);
+  }
+
+  /** bin/nws's forecaster options with a heap bound for {@code k} forecasters on one machine. */
+  static String forecasterOptions(int k) {
+    int percent = Math.max(15, 90 / k);
+    return "-XX:+UseG1GC -XX:G1PeriodicGCInterval=30000 -XX:MinHeapFreeRatio=10"
+        + " -XX:MaxHeapFreeRatio=30 -XX:MaxRAMPercentage="
+        + percent;
   }
 
   /** The registration name of a forecaster, which is also its member id in the group. */
