@@ -12,8 +12,10 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.netweather.api.v1.AppendRequest;
+import org.netweather.api.v1.Criterion;
 import org.netweather.api.v1.Forecast;
 import org.netweather.api.v1.ForecastUpdate;
 import org.netweather.api.v1.ForecasterGrpc;
@@ -40,6 +44,8 @@ import org.netweather.api.v1.Measurement;
 import org.netweather.api.v1.MemoryHostGrpc;
 import org.netweather.api.v1.Registration;
 import org.netweather.api.v1.SeriesPoints;
+import org.netweather.client.NetWeatherClient;
+import org.netweather.client.Subscription;
 import org.netweather.forecaster.ForecasterProperties;
 import org.netweather.forecaster.ForecasterServer;
 import org.netweather.memoryhost.MeasurementStore;
@@ -50,13 +56,16 @@ import org.netweather.model.shard.Shards;
 import org.netweather.nameserver.Filter;
 import org.netweather.nameserver.Nameserver;
 import org.netweather.nameserver.NameserverService;
+import org.netweather.proxy.ProxyProperties;
+import org.netweather.proxy.ProxyServer;
 import org.netweather.testing.InProcessChannels;
 import org.netweather.testing.MetricValues;
 
 /**
  * Three forecasters share a site through a ZooKeeper server (curator-test, in this JVM), following
  * one in-process memory-host: they split the shards, each follows and serves only its own, refers
- * callers to the owner, and when one stops only its shards move, spread over both survivors.
+ * callers to the owner, and when one stops only its shards move, spread over both survivors. The
+ * client library and the proxy route every call to the owners, before and after (docs/routing.md).
  */
 class ShardedForecastersTest {
   private static final List<String> IDS = List.of("f1", "f2", "f3");
@@ -283,6 +292,107 @@ class ShardedForecastersTest {
     assertEquals(
         "SHARD_NOT_OWNED",
         StatusProto.fromThrowable(ended).getDetails(0).unpack(ErrorInfo.class).getReason());
+  }
+
+  private static ManagedChannel open(String address) {
+    String host = address.substring(0, address.lastIndexOf(':'));
+    return InProcessChannelBuilder.forName(IDS.contains(host) ? "fc-" + host : host).build();
+  }
+
+  @Test
+  void clientAndProxy_routeToTheOwners_andAgainAfterOneStops() throws Exception {
+    await(() -> settled(IDS), "three forecasters settled");
+    ManagedChannel nsCh = InProcessChannelBuilder.forName("ns-sharded").build();
+    channels.add(nsCh);
+    NetWeatherClient client =
+        NetWeatherClient.forChannel(nsCh)
+            .channels(ShardedForecastersTest::open)
+            .deadline(Duration.ofSeconds(5))
+            .build();
+    for (String s : series) {
+      assertEquals(0.5, client.forecast(s, Criterion.CRITERION_MSE).getValue(), 1e-9, s);
+    }
+    GetForecastsResponse all = client.forecasts(List.of("*", "nothing:*"), Criterion.CRITERION_MSE);
+    assertEquals(series.size(), all.getForecastsCount());
+    assertEquals(List.of("nothing:*"), all.getNotFoundList());
+    GetForecastsResponse named = client.forecasts(series, Criterion.CRITERION_MSE);
+    assertEquals(series.size(), named.getForecastsCount());
+    assertEquals(0, named.getNotOwnedCount());
+
+    Map<String, Forecast> seen = new ConcurrentHashMap<>();
+    List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Subscription w =
+        client.watchForecasts(
+            List.of("cpu.availability:*", "*:h1->*"),
+            Criterion.CRITERION_MSE,
+            new StreamObserver<>() {
+              @Override
+              public void onNext(ForecastUpdate u) {
+                seen.put(u.getForecast().getSeries(), u.getForecast());
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                errors.add(t);
+              }
+
+              @Override
+              public void onCompleted() {}
+            });
+    int watched = HOSTS + 1;
+    await(() -> seen.size() == watched, "the watch delivered every series");
+
+    ProxyServer proxy =
+        ProxyServer.start(
+            ProxyProperties.defaults()
+                .with(ProxyProperties.NAMESERVER, "ns-sharded:1")
+                .with(ProxyProperties.CLUSTER, "c")
+                .with(
+                    ProxyProperties.HOSTS, List.of("h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7"))
+                .with(ProxyProperties.HOST, "p")
+                .with(ProxyProperties.DISCOVERY_MS, 100L),
+            InProcessServerBuilder.forName("proxy-r"),
+            ShardedForecastersTest::open);
+    try {
+      await(
+          () ->
+              proxy.cache().snapshot().getHostsList().stream()
+                      .filter(h -> h.hasCpuAvailability())
+                      .count()
+                  == 8,
+          "the proxy has every host's CPU");
+
+      // No measurement arrives from here on: whatever the watch delivers now comes from the legs
+      // it opened again at the survivors, which begin with the current forecasts.
+      seen.clear();
+      forecasters.remove("f2").close();
+      List<String> survivors = List.of("f1", "f3");
+      await(() -> settled(survivors), "the survivors took f2's shards");
+      await(() -> seen.size() == watched, "the watch delivered every series again");
+      await(
+          () -> {
+            try {
+              for (String s : series) {
+                client.forecast(s, Criterion.CRITERION_MSE);
+              }
+              return client.forecasts(List.of("*"), Criterion.CRITERION_MSE).getForecastsCount()
+                  == series.size();
+            } catch (StatusRuntimeException e) {
+              return false;
+            }
+          },
+          "every series forecast through the client again");
+      assertEquals(
+          8,
+          proxy.cache().snapshot().getHostsList().stream()
+              .filter(h -> h.hasCpuAvailability())
+              .count());
+    } finally {
+      w.close();
+      assertEquals(1, errors.size(), "the watch ended only when closed: " + errors);
+      proxy.close();
+      client.close();
+    }
   }
 
   private static void drain(Iterator<ForecastUpdate> watch) {
