@@ -107,15 +107,6 @@ class NameserversSideBySideTest {
         .withDeadlineAfter(10, TimeUnit.SECONDS);
   }
 
-  private static Registration sensor(String host) {
-    return Registration.newBuilder()
-        .setName("sensor@" + host)
-        .setKind("sensor")
-        .setAddress(host + ":8060")
-        .putAttributes("cluster", "c1")
-        .build();
-  }
-
   private static Optional<Registration> lookup(NameserverGrpc.NameserverBlockingStub ns, String n) {
     try {
       return Optional.of(
@@ -133,7 +124,10 @@ class NameserversSideBySideTest {
     var a = stub("nsa:0");
     var b = stub("nsb:0");
     a.register(
-        RegisterRequest.newBuilder().setRegistration(sensor("alpha")).setTtlSeconds(60).build());
+        RegisterRequest.newBuilder()
+            .setRegistration(ClusterSensors.sensor("alpha"))
+            .setTtlSeconds(60)
+            .build());
     a.register(
         RegisterRequest.newBuilder()
             .setRegistration(
@@ -173,7 +167,12 @@ class NameserversSideBySideTest {
     open.add(beats::shutdownNow);
     // TTL 3 s: heartbeats every second, a lease expires 3 s after its last one.
     Registrar sensor =
-        new Registrar(channel("nsa:0,nsb:0"), sensor("alpha"), Duration.ofSeconds(3), beats, false)
+        new Registrar(
+                channel("nsa:0,nsb:0"),
+                ClusterSensors.sensor("alpha"),
+                Duration.ofSeconds(3),
+                beats,
+                false)
             .start();
     open.add(sensor);
     awaitTrue(() -> nsA.nameserver().lookup("sensor@alpha").isPresent(), "registered at A");
@@ -209,7 +208,10 @@ class NameserversSideBySideTest {
     NameserverServer nsB = start("nsb");
     stub("nsa:0")
         .register(
-            RegisterRequest.newBuilder().setRegistration(sensor("gone")).setTtlSeconds(2).build());
+            RegisterRequest.newBuilder()
+                .setRegistration(ClusterSensors.sensor("gone"))
+                .setTtlSeconds(2)
+                .build());
     var b = stub("nsb:0");
     awaitTrue(() -> lookup(b, "sensor@gone").isPresent(), "listed through B");
     nsA.close();
@@ -272,7 +274,12 @@ class NameserversSideBySideTest {
     ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
     open.add(beats::shutdownNow);
     Registrar sensor =
-        new Registrar(channel("nsa:0,nsb:0"), sensor("alpha"), Duration.ofSeconds(3), beats, false)
+        new Registrar(
+                channel("nsa:0,nsb:0"),
+                ClusterSensors.sensor("alpha"),
+                Duration.ofSeconds(3),
+                beats,
+                false)
             .start();
     open.add(sensor);
     awaitTrue(() -> lookup(b, "sensor@alpha").isPresent(), "listed through B");
@@ -305,7 +312,7 @@ class NameserversSideBySideTest {
               toB.withDeadlineAfter(10, TimeUnit.SECONDS)
                   .register(
                       RegisterRequest.newBuilder()
-                          .setRegistration(sensor("beta"))
+                          .setRegistration(ClusterSensors.sensor("beta"))
                           .setTtlSeconds(60)
                           .build());
               return true;

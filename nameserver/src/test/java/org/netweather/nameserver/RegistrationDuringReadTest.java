@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.netweather.api.v1.Registration;
 import org.netweather.registry.LocalRegistry;
 import org.netweather.registry.RegistryEvent;
 import org.netweather.testing.FakeClock;
@@ -46,7 +45,8 @@ class RegistrationDuringReadTest {
               await(write);
             };
         CompletableFuture<String> lease =
-            CompletableFuture.supplyAsync(() -> ns.register(sensor("late"), 60).leaseId(), caller);
+            CompletableFuture.supplyAsync(
+                () -> ns.register(ClusterSensors.sensor("late"), 60).leaseId(), caller);
         await(writing);
         clock.advance(Duration.ofSeconds(1));
 
@@ -77,15 +77,6 @@ class RegistrationDuringReadTest {
     } finally {
       caller.shutdownNow();
     }
-  }
-
-  private static Registration sensor(String host) {
-    return Registration.newBuilder()
-        .setName("sensor@" + host)
-        .setKind("sensor")
-        .setAddress(host + ":8060")
-        .putAttributes("cluster", "c1")
-        .build();
   }
 
   private static void await(CountDownLatch latch) {

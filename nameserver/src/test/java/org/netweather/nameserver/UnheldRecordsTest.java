@@ -61,7 +61,7 @@ class UnheldRecordsTest {
       SteppedRegistry registry = new SteppedRegistry(local);
       registry.join(SiteSync.GROUP, A, Map.of());
       try (SiteSync sync = SiteSync.start(registry, A, a)) {
-        a.register(sensor("s"), 30);
+        a.register(ClusterSensors.sensor("s"), 30);
         assertEquals(List.of("sensor@s"), hostNames(local.hosts("c1")));
         // Its sensor never heartbeats: the lease expires here, and nobody else holds it.
         clock.advance(Duration.ofSeconds(31));
@@ -84,17 +84,9 @@ class UnheldRecordsTest {
   }
 
   private Registered lease(String host, long ttlMs) {
-    Registration r = sensor(host).toBuilder().setRegisteredMs(clock.millis()).build();
+    Registration r =
+        ClusterSensors.sensor(host).toBuilder().setRegisteredMs(clock.millis()).build();
     return new Registered("L-" + host, ttlMs, r);
-  }
-
-  private static Registration sensor(String host) {
-    return Registration.newBuilder()
-        .setName("sensor@" + host)
-        .setKind("sensor")
-        .setAddress(host + ":8060")
-        .putAttributes("cluster", "c1")
-        .build();
   }
 
   private static List<String> hostNames(List<HostRecord> hosts) {
