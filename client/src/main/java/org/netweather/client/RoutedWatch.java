@@ -105,6 +105,11 @@ final class RoutedWatch implements AutoCloseable {
     synchronized (this) {
       if (!view.signature().equals(planned)) {
         hinted.clear(); // the members changed: owners are computed afresh
+        // What is kept per forecaster goes with it, so a long-lived watch holds nothing for
+        // forecasters long gone.
+        unreachable.removeIf(a -> !view.lists(a));
+        notBefore.keySet().removeIf(a -> !view.lists(a) && !legs.containsKey(a));
+        backoffMs.keySet().removeIf(a -> !view.lists(a) && !legs.containsKey(a));
       }
       replan(view);
     }
