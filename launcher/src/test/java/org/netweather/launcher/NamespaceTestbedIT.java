@@ -2,13 +2,9 @@ package org.netweather.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,42 +14,9 @@ import org.junit.jupiter.api.Timeout;
  * why.
  */
 class NamespaceTestbedIT {
-  private static final Path HOME =
-      Path.of(System.getProperty("netweather.home", "..")).toAbsolutePath().normalize();
-
-  private record Run(int exit, String output) {}
-
   private static void assumeTestbed() throws Exception {
-    assumeTrue("root".equals(System.getProperty("user.name")), "the testbed needs root");
-    for (String tool : List.of("ip", "tc", "iperf3", "ping", "stress-ng", "python3")) {
-      assumeTrue(
-          run(List.of("sh", "-c", "command -v " + tool), 10).exit() == 0,
-          "the testbed needs " + tool + " (.ci/run installs it)");
-    }
-    assumeTrue(
-        run(List.of("ip", "netns", "add", "nwstb-probe-" + ProcessHandle.current().pid()), 10)
-                .exit()
-            == 0,
-        "this machine cannot create network namespaces");
-    run(List.of("ip", "netns", "del", "nwstb-probe-" + ProcessHandle.current().pid()), 10);
-  }
-
-  private static Run run(List<String> cmd, long timeoutSeconds) throws Exception {
-    Path out = Files.createTempFile("nwstb", ".log");
-    Process p =
-        new ProcessBuilder(cmd)
-            .directory(HOME.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(out.toFile())
-            .start();
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      p.destroy(); // the harness cleans its namespaces up on TERM
-      p.waitFor(30, TimeUnit.SECONDS);
-      p.destroyForcibly();
-    }
-    String text = Files.readString(out);
-    Files.delete(out);
-    return new Run(p.isAlive() ? -1 : p.exitValue(), text);
+    TestbedHarness.assumeTestbed(
+        "the testbed", List.of("ip", "tc", "iperf3", "ping", "stress-ng", "python3"));
   }
 
   /** Sensors in four namespaces, one clique, proxy snapshot within 10% of the shaped rates. */
@@ -61,7 +24,8 @@ class NamespaceTestbedIT {
   @Timeout(600)
   void e2e_everyPairWithinTenPercentOfItsShapedRate() throws Exception {
     assumeTestbed();
-    Run r = run(List.of(HOME.resolve("testbed/e2e").toString()), 540);
+    TestbedHarness.Run r =
+        TestbedHarness.run(List.of(TestbedHarness.HOME.resolve("testbed/e2e").toString()), 540);
     System.out.println(r.output());
     assertEquals(0, r.exit(), "testbed/e2e failed:\n" + r.output());
   }
@@ -76,7 +40,9 @@ class NamespaceTestbedIT {
   @Timeout(420)
   void multihost_upAdvertisesItsAddress_andASecondHostsSensorJoinsItsCluster() throws Exception {
     assumeTestbed();
-    Run r = run(List.of(HOME.resolve("testbed/multihost").toString()), 360);
+    TestbedHarness.Run r =
+        TestbedHarness.run(
+            List.of(TestbedHarness.HOME.resolve("testbed/multihost").toString()), 360);
     System.out.println(r.output());
     assertEquals(0, r.exit(), "testbed/multihost failed:\n" + r.output());
   }
@@ -90,7 +56,8 @@ class NamespaceTestbedIT {
   @Timeout(600)
   void clique_noOverlap_resumesAfterHolderDies_andOutageLosesNothing() throws Exception {
     assumeTestbed();
-    Run r = run(List.of(HOME.resolve("testbed/clique").toString()), 540);
+    TestbedHarness.Run r =
+        TestbedHarness.run(List.of(TestbedHarness.HOME.resolve("testbed/clique").toString()), 540);
     System.out.println(r.output());
     assertEquals(0, r.exit(), "testbed/clique failed:\n" + r.output());
   }
@@ -105,7 +72,9 @@ class NamespaceTestbedIT {
   @Timeout(600)
   void accuracy_measuresEveryCheckAgainstItsReference() throws Exception {
     assumeTestbed();
-    Run r = run(List.of(HOME.resolve("testbed/accuracy").toString()), 540);
+    TestbedHarness.Run r =
+        TestbedHarness.run(
+            List.of(TestbedHarness.HOME.resolve("testbed/accuracy").toString()), 540);
     System.out.println(r.output());
     assertTrue(
         r.exit() == 0 || r.exit() == 1,

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one of the namespaced fault harnesses under testbed/ (faults, distributed) from a test: the
- * checks that skip it where it cannot run, the run itself, and the check that every fault printed a
- * passing figure line.
+ * Runs one of the namespaced harnesses under testbed/ (e2e, clique, faults, distributed...) from a
+ * test: the checks that skip it where it cannot run, the run itself, and the check that every fault
+ * printed a passing figure line.
  */
 final class TestbedHarness {
   static final Path HOME =
