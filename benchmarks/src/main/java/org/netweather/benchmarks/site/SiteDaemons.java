@@ -149,11 +149,13 @@ final class SiteDaemons {
                   + suffix
                   + "@localhost\n"
                   + extra.apply("forecaster"));
-      if (forecasterCount > 1 && System.getenv("NWS_JAVA_OPTS") == null) {
+      if (forecasterCount > 1) {
         // bin/nws lets a forecaster's heap grow to 60 % of memory, as for one per machine; K of
         // them on this one machine would each grow that far under the fill's allocation and
         // crowd out the rest. Each gets room for the share it holds after one of them dies.
-        d = d.withEnvironment(Map.of("NWS_JAVA_OPTS", forecasterOptions(forecasterCount)));
+        d =
+            d.withEnvironment(
+                Map.of("NWS_FORECASTER_RAM_PERCENT", "" + Math.max(15, 90 / forecasterCount)));
       }
       forecasters.add(d);
     }
@@ -204,14 +206,6 @@ final class SiteDaemons {
             + (hasData ? "dataDir: " + data + "\n" : "")
             + extra);
     return new DaemonProcess(home, label, role, config, port, data);
-  }
-
-  /** bin/nws's forecaster options with a heap bound for {@code k} forecasters on one machine. */
-  static String forecasterOptions(int k) {
-    int percent = Math.max(15, 90 / k);
-    return "-XX:+UseG1GC -XX:G1PeriodicGCInterval=30000 -XX:MinHeapFreeRatio=10"
-        + " -XX:MaxHeapFreeRatio=30 -XX:MaxRAMPercentage="
-        + percent;
   }
 
   /** The registration name of a forecaster, which is also its member id in the group. */
